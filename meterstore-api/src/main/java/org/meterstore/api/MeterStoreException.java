@@ -1,0 +1,58 @@
+package org.meterstore.api;
+
+import java.util.Objects;
+
+/**
+ * The one exception MeterStore's API throws (unchecked).
+ *
+ * <p>{@link #kind()} says what went wrong in terms a caller can act on and {@link #isRetryable()}
+ * whether repeating the same call unchanged can succeed. Messages read "Cannot &lt;action&gt;:
+ * &lt;reason&gt;" or "Invalid &lt;field&gt;: &lt;value&gt; (&lt;rule&gt;)" and name the table, the
+ * reading and the rule involved; they never contain a secret.
+ */
+public class MeterStoreException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final ErrorKind kind;
+  private final boolean retryable;
+
+  /** An error of {@code kind} with that kind's default retryability. */
+  public MeterStoreException(ErrorKind kind, String message) {
+    this(kind, message, null);
+  }
+
+  /** An error of {@code kind} with that kind's default retryability and a cause. */
+  public MeterStoreException(ErrorKind kind, String message, Throwable cause) {
+    this(kind, Objects.requireNonNull(kind, "kind").retryableByDefault(), message, cause);
+  }
+
+  /** An error whose retryability differs from its kind's default (only {@code QUERY} does). */
+  public MeterStoreException(ErrorKind kind, boolean retryable, String message, Throwable cause) {
+    super(message, cause);
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.retryable = retryable;
+  }
+
+  /**
+   * An {@link ErrorKind#INVALID_INPUT} error in the house format {@code Invalid <field>: <value>
+   * (<rule>)}.
+   */
+  public static MeterStoreException invalid(String field, Object value, String rule) {
+    return new MeterStoreException(
+        ErrorKind.INVALID_INPUT, "Invalid " + field + ": " + quote(value) + " (" + rule + ")");
+  }
+
+  private static String quote(Object value) {
+    return value == null ? "null" : "'" + value + "'";
+  }
+
+  /** What went wrong, in terms a caller can act on. */
+  public ErrorKind kind() {
+    return kind;
+  }
+
+  /** Whether repeating the same call unchanged can succeed. */
+  public boolean isRetryable() {
+    return retryable;
+  }
+}
