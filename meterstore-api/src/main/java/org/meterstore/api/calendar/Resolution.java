@@ -1,0 +1,158 @@
+package org.meterstore.api.calendar;
+
+import java.time.Duration;
+import java.time.Period;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import org.meterstore.api.MeterStoreException;
+
+/**
+ * The length of the interval a reading covers, as a canonical ISO-8601 duration (the {@code
+ * resolution} column).
+ *
+ * <p>Three kinds exist:
+ *
+ * <ul>
+ *   <li><b>sub-daily</b>: any positive whole number of seconds that divides a day exactly, from
+ *       {@code PT1S} to {@code PT12H} ({@code PT15M}, {@code PT1H}, {@code PT1H30M} …). Its length
+ *       is fixed: {@link #fixedLength()} is present.
+ *   <li><b>daily</b>: {@link #P1D}, one balancing day. Not a fixed length: a local day lasts 23, 24
+ *       or 25 hours.
+ *   <li><b>calendar</b>: {@link #P1M} and {@link #P1Y}, one balancing month or year; {@link
+ *       #isCalendar()} is true.
+ * </ul>
+ *
+ * <p>The canonical form names the duration with the largest units that represent it exactly, as
+ * {@link Duration#toString()} does: {@code PT900S} becomes {@code PT15M}, {@code PT60S} becomes
+ * {@code PT1M}, {@code PT5400S} becomes {@code PT1H30M}; {@code PT24H} becomes {@code P1D} and
+ * {@code P12M} becomes {@code P1Y}. Two resolutions are equal exactly when their canonical forms
+ * are. Instances are immutable and thread-safe.
+ *
+ * @param iso the canonical ISO-8601 text, never null; the constructor accepts any accepted spelling
+ *     and stores its canonical form
+ */
+public record Resolution(String iso) {
+  private static final long SECONDS_PER_DAY = 86_400;
+  private static final String RULE =
+      "a positive ISO-8601 duration of whole seconds that divides a day exactly, P1D, P1M or P1Y";
+
+  /** A quarter of an hour, the usual load-profile resolution. */
+  public static final Resolution PT15M = new Resolution("PT15M");
+
+  /** One hour. */
+  public static final Resolution PT1H = new Resolution("PT1H");
+
+  /** One balancing day (23, 24 or 25 hours). */
+  public static final Resolution P1D = new Resolution("P1D");
+
+  /** One balancing month. */
+  public static final Resolution P1M = new Resolution("P1M");
+
+  /** One balancing year. */
+  public static final Resolution P1Y = new Resolution("P1Y");
+
+  /**
+   * Validates {@code iso} and stores its canonical form.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} if {@code iso} is null or not an accepted
+   *     resolution
+   */
+  public Resolution {
+    iso = canonical(iso);
+  }
+
+  /**
+   * Parses a resolution, case-insensitively and ignoring surrounding whitespace ({@code pt15m},
+   * {@code PT900S} and {@code PT15M} are the same resolution).
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} if {@code text} is null, not an ISO-8601
+   *     duration, not positive, has a fraction of a second, does not divide a day, or is a calendar
+   *     period other than one month or one year
+   */
+  public static Resolution parse(String text) {
+    return new Resolution(text);
+  }
+
+  /** Whether this is {@link #P1M} or {@link #P1Y}, which have no fixed length in days. */
+  public boolean isCalendar() {
+    return iso.equals("P1M") || iso.equals("P1Y");
+  }
+
+  /** Whether this is shorter than a day, i.e. has a {@link #fixedLength()}. */
+  public boolean isSubDaily() {
+    return !isCalendar() && !iso.equals("P1D");
+  }
+
+  /**
+   * The exact length of one interval, present only for sub-daily resolutions. Empty for {@link
+   * #P1D} (a local day lasts 23 to 25 hours), {@link #P1M} and {@link #P1Y}.
+   */
+  public Optional<Duration> fixedLength() {
+    return isSubDaily() ? Optional.of(Duration.parse(iso)) : Optional.empty();
+  }
+
+  /** The canonical ISO-8601 text, e.g. {@code PT15M}. */
+  @Override
+  public String toString() {
+    return iso;
+  }
+
+  private static String canonical(String text) {
+    if (text == null) {
+      throw MeterStoreException.invalid("resolution", null, RULE);
+    }
+    String upper = text.trim().toUpperCase(Locale.ROOT);
+    // java.time accepts signed parts ("PT1H-45M"); a resolution has none.
+    boolean signed = upper.indexOf('-') >= 0;
+    Optional<Duration> duration = parseDuration(upper);
+    Optional<Period> period = duration.isPresent() ? Optional.empty() : parsePeriod(upper);
+    boolean notPositive = duration.map(d -> d.isZero() || d.isNegative()).orElse(false);
+    if ((duration.isPresent() || period.isPresent()) && (signed || notPositive)) {
+      throw MeterStoreException.invalid("resolution", text, "must be positive");
+    }
+    if (duration.isPresent()) {
+      return canonicalDuration(text, duration.get());
+    }
+    if (period.isPresent() && period.get().getDays() == 0) {
+      long months = period.get().toTotalMonths();
+      if (months == 1) {
+        return "P1M";
+      }
+      if (months == 12) {
+        return "P1Y";
+      }
+    }
+    throw MeterStoreException.invalid("resolution", text, RULE);
+  }
+
+  private static String canonicalDuration(String text, Duration duration) {
+    if (duration.getNano() != 0) {
+      throw MeterStoreException.invalid("resolution", text, "must be whole seconds");
+    }
+    long seconds = duration.getSeconds();
+    if (seconds == SECONDS_PER_DAY) {
+      return "P1D";
+    }
+    if (seconds > SECONDS_PER_DAY || SECONDS_PER_DAY % seconds != 0) {
+      throw MeterStoreException.invalid("resolution", text, "must divide a day exactly");
+    }
+    return duration.toString();
+  }
+
+  private static Optional<Duration> parseDuration(String upper) {
+    try {
+      return Optional.of(Duration.parse(upper));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Period> parsePeriod(String upper) {
+    try {
+      return Optional.of(Period.parse(upper));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+}
