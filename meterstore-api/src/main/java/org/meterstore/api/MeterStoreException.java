@@ -33,9 +33,12 @@ public class MeterStoreException extends RuntimeException {
     this.retryable = retryable;
   }
 
+  private static final int MAX_SHOWN = 64;
+
   /**
-   * An {@link ErrorKind#INVALID_INPUT} error in the house format {@code Invalid <field>: <value>
-   * (<rule>)}.
+   * An {@link ErrorKind#INVALID_INPUT} error in the house format {@code Invalid <field>: '<value>'
+   * (<rule>)}. Input often comes from files and messages, so the value is shortened to 64
+   * characters and control characters are replaced by {@code ?}: the message stays one log line.
    */
   public static MeterStoreException invalid(String field, Object value, String rule) {
     return new MeterStoreException(
@@ -43,7 +46,21 @@ public class MeterStoreException extends RuntimeException {
   }
 
   private static String quote(Object value) {
-    return value == null ? "null" : "'" + value + "'";
+    if (value == null) {
+      return "null";
+    }
+    String text = String.valueOf(value);
+    StringBuilder shown = new StringBuilder("'");
+    int limit = Math.min(text.length(), MAX_SHOWN);
+    for (int i = 0; i < limit; i++) {
+      char c = text.charAt(i);
+      shown.append(Character.isISOControl(c) ? '?' : c);
+    }
+    shown.append('\'');
+    if (text.length() > MAX_SHOWN) {
+      shown.append("... (").append(text.length()).append(" characters)");
+    }
+    return shown.toString();
   }
 
   /** What went wrong, in terms a caller can act on. */

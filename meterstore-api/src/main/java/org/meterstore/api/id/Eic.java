@@ -42,7 +42,7 @@ public record Eic(String value) {
    */
   public static Eic parse(String text) {
     if (text == null) {
-      throw Refusal.of(FIELD, null, "exactly 16 characters");
+      throw MeterStoreException.invalid(FIELD, null, "exactly 16 characters");
     }
     String canonical = upperAscii(text.strip());
     check(text, canonical);
@@ -77,31 +77,33 @@ public record Eic(String value) {
 
   private static void check(String shown, String candidate) {
     if (candidate == null || candidate.length() != LENGTH) {
-      throw Refusal.of(FIELD, shown, "exactly 16 characters");
+      throw MeterStoreException.invalid(FIELD, shown, "exactly 16 characters");
     }
     if (!isDigit(candidate.charAt(0)) || !isDigit(candidate.charAt(1))) {
-      throw Refusal.of(FIELD, shown, "characters 1-2 are the issuing office's two digits");
+      throw MeterStoreException.invalid(
+          FIELD, shown, "characters 1-2 are the issuing office's two digits");
     }
     if (!isLetter(candidate.charAt(2))) {
-      throw Refusal.of(FIELD, shown, "character 3 is the object-type letter A-Z");
+      throw MeterStoreException.invalid(FIELD, shown, "character 3 is the object-type letter A-Z");
     }
     for (int i = 3; i < LENGTH - 1; i++) {
       char c = candidate.charAt(i);
       if (!isLetter(c) && !isDigit(c) && c != '-') {
-        throw Refusal.of(FIELD, shown, "characters 4-15 are A-Z, 0-9 or '-'");
+        throw MeterStoreException.invalid(FIELD, shown, "characters 4-15 are A-Z, 0-9 or '-'");
       }
     }
     char actual = candidate.charAt(LENGTH - 1);
     if (!isLetter(actual) && !isDigit(actual)) {
-      throw Refusal.of(FIELD, shown, "character 16 is a check letter or digit, never '-'");
+      throw MeterStoreException.invalid(
+          FIELD, shown, "character 16 is a check letter or digit, never '-'");
     }
     char expected = CheckDigits.eic(candidate);
     if (expected == '-') {
-      throw Refusal.of(
+      throw MeterStoreException.invalid(
           FIELD, shown, "no check character fits: the first 15 characters give '-', never valid");
     }
     if (actual != expected) {
-      throw Refusal.of(FIELD, shown, "check character " + expected + " expected");
+      throw MeterStoreException.invalid(FIELD, shown, "check character " + expected + " expected");
     }
   }
 

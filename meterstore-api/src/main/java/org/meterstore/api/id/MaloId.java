@@ -36,7 +36,7 @@ public record MaloId(String value) {
    */
   public static MaloId parse(String text) {
     if (text == null) {
-      throw Refusal.of(FIELD, null, "exactly 11 digits");
+      throw MeterStoreException.invalid(FIELD, null, "exactly 11 digits");
     }
     String canonical = text.strip();
     check(text, canonical);
@@ -51,14 +51,15 @@ public record MaloId(String value) {
 
   private static void check(String shown, String candidate) {
     if (candidate == null || candidate.length() != LENGTH || !CheckDigits.allDigits(candidate)) {
-      throw Refusal.of(FIELD, shown, "exactly 11 digits");
+      throw MeterStoreException.invalid(FIELD, shown, "exactly 11 digits");
     }
     if (candidate.charAt(0) == '0') {
-      throw Refusal.of(FIELD, shown, "11 digits, the first 1-9");
+      throw MeterStoreException.invalid(FIELD, shown, "11 digits, the first 1-9");
     }
     int expected = CheckDigits.bdew(candidate, LENGTH - 1);
     if (candidate.charAt(LENGTH - 1) - '0' != expected) {
-      throw Refusal.of(FIELD, shown, "11 digits, check digit " + expected + " expected");
+      throw MeterStoreException.invalid(
+          FIELD, shown, "11 digits, check digit " + expected + " expected");
     }
   }
 }

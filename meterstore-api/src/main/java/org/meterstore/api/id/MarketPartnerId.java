@@ -30,7 +30,7 @@ public record MarketPartnerId(String value) {
    */
   public MarketPartnerId {
     if (value == null || value.length() != LENGTH || !CheckDigits.allDigits(value)) {
-      throw Refusal.of(FIELD, value, RULE);
+      throw MeterStoreException.invalid(FIELD, value, RULE);
     }
   }
 
@@ -45,7 +45,7 @@ public record MarketPartnerId(String value) {
   public static MarketPartnerId parse(String text) {
     String canonical = text == null ? null : text.strip();
     if (canonical == null || canonical.length() != LENGTH || !CheckDigits.allDigits(canonical)) {
-      throw Refusal.of(FIELD, text, RULE);
+      throw MeterStoreException.invalid(FIELD, text, RULE);
     }
     return new MarketPartnerId(canonical);
   }

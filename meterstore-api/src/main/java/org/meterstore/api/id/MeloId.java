@@ -37,7 +37,7 @@ public record MeloId(String value) {
    */
   public static MeloId parse(String text) {
     if (text == null) {
-      throw Refusal.of(FIELD, null, "33 characters: " + CHARACTERS);
+      throw MeterStoreException.invalid(FIELD, null, "33 characters: " + CHARACTERS);
     }
     String canonical = canonical(text);
     check(text, canonical);
@@ -71,14 +71,14 @@ public record MeloId(String value) {
   private static void check(String shown, String candidate) {
     if (candidate == null || candidate.length() != LENGTH) {
       String found = candidate == null ? "" : ", found " + candidate.length();
-      throw Refusal.of(FIELD, shown, "33 characters without whitespace" + found);
+      throw MeterStoreException.invalid(FIELD, shown, "33 characters without whitespace" + found);
     }
     for (int i = 0; i < LENGTH; i++) {
       char c = candidate.charAt(i);
       boolean letter = c >= 'A' && c <= 'Z';
       boolean digit = c >= '0' && c <= '9';
       if (!(letter || (i >= 2 && digit))) {
-        throw Refusal.of(FIELD, shown, CHARACTERS + " in upper case");
+        throw MeterStoreException.invalid(FIELD, shown, CHARACTERS + " in upper case");
       }
     }
   }

@@ -44,7 +44,7 @@ public record ObisCode(int a, int b, int c, int d, int e) {
     for (int i = 0; i < groups.length; i++) {
       if (groups[i] < 0 || groups[i] > 255) {
         String shown = a + "-" + b + ":" + c + "." + d + "." + e;
-        throw Refusal.of(FIELD, shown, outOfRange(i, groups[i]));
+        throw MeterStoreException.invalid(FIELD, shown, outOfRange(i, groups[i]));
       }
     }
   }
@@ -64,17 +64,17 @@ public record ObisCode(int a, int b, int c, int d, int e) {
    */
   public static ObisCode parse(String text) {
     if (text == null) {
-      throw Refusal.of(FIELD, null, SPELLINGS);
+      throw MeterStoreException.invalid(FIELD, null, SPELLINGS);
     }
     String trimmed = text.strip();
     int[] groups = groups(text, trimmed);
     for (int i = 0; i < groups.length; i++) {
       if (groups[i] > 255) {
-        throw Refusal.of(FIELD, text, outOfRange(i, groups[i]));
+        throw MeterStoreException.invalid(FIELD, text, outOfRange(i, groups[i]));
       }
     }
     if (groups.length == 6 && groups[5] != CURRENT_VALUE) {
-      throw Refusal.of(
+      throw MeterStoreException.invalid(
           FIELD,
           text,
           "F group "
@@ -129,10 +129,10 @@ public record ObisCode(int a, int b, int c, int d, int e) {
       return groups;
     }
     if (SHORT.matcher(trimmed).matches()) {
-      throw Refusal.of(
+      throw MeterStoreException.invalid(
           FIELD, text, "short form without medium and channel; write A-B:C.D.E, e.g. 1-0:1.8.0");
     }
-    throw Refusal.of(FIELD, text, SPELLINGS);
+    throw MeterStoreException.invalid(FIELD, text, SPELLINGS);
   }
 
   private static int[] decimal(Matcher matcher, int count) {

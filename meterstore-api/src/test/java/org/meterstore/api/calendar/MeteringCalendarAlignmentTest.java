@@ -1,7 +1,7 @@
 package org.meterstore.api.calendar;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.meterstore.api.calendar.Refusals.assertInvalid;
+import static org.meterstore.api.InvalidInput.assertInvalidMessage;
 import static org.meterstore.api.commodity.Commodity.STROM;
 
 import java.time.Instant;
@@ -107,16 +107,16 @@ class MeteringCalendarAlignmentTest {
     Instant from = Instant.parse("2026-01-15T10:00:00Z");
     Instant to = Instant.parse("2026-01-15T10:15:00Z");
 
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.isAligned(null, to, Resolution.PT15M, STROM),
         "Invalid from: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.isAligned(from, to, null, STROM),
         "Invalid resolution: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.isAligned(from, to, Resolution.PT15M, null),
         "Invalid commodity: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.isAligned(Instant.MAX, null, Resolution.P1Y, STROM),
         "Invalid instant: '" + Instant.MAX + "' (outside the supported date range)");
   }

@@ -1,7 +1,7 @@
 package org.meterstore.api.calendar;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.meterstore.api.calendar.Refusals.assertInvalid;
+import static org.meterstore.api.InvalidInput.assertInvalidMessage;
 import static org.meterstore.api.commodity.Commodity.GAS;
 import static org.meterstore.api.commodity.Commodity.STROM;
 
@@ -183,13 +183,13 @@ class MeteringCalendarTest {
 
   @Test
   void refusesToCountResolutionsThatDoNotDivideAShortOrLongDay() {
-    assertInvalid(
+    assertInvalidMessage(
         () ->
             MeteringCalendar.expectedIntervals(
                 LocalDate.of(2026, 3, 29), Resolution.parse("PT2H"), STROM),
         "Invalid resolution: 'PT2H' (does not divide balancing day 2026-03-29 of STROM, which"
             + " lasts PT23H)");
-    assertInvalid(
+    assertInvalidMessage(
         () ->
             MeteringCalendar.expectedIntervals(
                 LocalDate.of(2026, 10, 24), Resolution.parse("PT12H"), GAS),
@@ -201,10 +201,10 @@ class MeteringCalendarTest {
   void refusesToCountMonthsOrYearsPerDay() {
     LocalDate day = LocalDate.of(2026, 1, 15);
 
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.expectedIntervals(day, Resolution.P1M, STROM),
         "Invalid resolution: 'P1M' (no fixed interval count per day)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.expectedIntervals(day, Resolution.P1Y, GAS),
         "Invalid resolution: 'P1Y' (no fixed interval count per day)");
   }
@@ -215,25 +215,29 @@ class MeteringCalendarTest {
     Instant instant = Instant.parse("2026-01-15T12:00:00Z");
     YearMonth month = YearMonth.of(2026, 1);
 
-    assertInvalid(() -> MeteringCalendar.localDay(null), "Invalid instant: null (required)");
-    assertInvalid(() -> MeteringCalendar.gasDay(null), "Invalid instant: null (required)");
-    assertInvalid(
+    assertInvalidMessage(() -> MeteringCalendar.localDay(null), "Invalid instant: null (required)");
+    assertInvalidMessage(() -> MeteringCalendar.gasDay(null), "Invalid instant: null (required)");
+    assertInvalidMessage(
         () -> MeteringCalendar.balancingDay(instant, null), "Invalid commodity: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.balancingMonth(null, GAS), "Invalid instant: null (required)");
-    assertInvalid(() -> MeteringCalendar.dayStart(null, STROM), "Invalid day: null (required)");
-    assertInvalid(() -> MeteringCalendar.dayEnd(day, null), "Invalid commodity: null (required)");
-    assertInvalid(() -> MeteringCalendar.dayLength(null, GAS), "Invalid day: null (required)");
-    assertInvalid(() -> MeteringCalendar.monthStart(null, GAS), "Invalid month: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
+        () -> MeteringCalendar.dayStart(null, STROM), "Invalid day: null (required)");
+    assertInvalidMessage(
+        () -> MeteringCalendar.dayEnd(day, null), "Invalid commodity: null (required)");
+    assertInvalidMessage(
+        () -> MeteringCalendar.dayLength(null, GAS), "Invalid day: null (required)");
+    assertInvalidMessage(
+        () -> MeteringCalendar.monthStart(null, GAS), "Invalid month: null (required)");
+    assertInvalidMessage(
         () -> MeteringCalendar.monthEnd(month, null), "Invalid commodity: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.expectedIntervals(day, null, STROM),
         "Invalid resolution: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.expectedIntervals(null, Resolution.PT15M, STROM),
         "Invalid day: null (required)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.expectedIntervals(day, Resolution.PT15M, null),
         "Invalid commodity: null (required)");
   }
@@ -242,22 +246,22 @@ class MeteringCalendarTest {
   void refusesDatesAndInstantsBeyondTheRepresentableRangeWithTypedErrors() {
     String rule = " (outside the supported date range)";
 
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.localDay(Instant.MAX),
         "Invalid instant: '" + Instant.MAX + "'" + rule);
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.gasDay(Instant.MIN),
         "Invalid instant: '" + Instant.MIN + "'" + rule);
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.balancingMonth(Instant.MAX, GAS),
         "Invalid instant: '" + Instant.MAX + "'" + rule);
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.dayEnd(LocalDate.MAX, STROM),
         "Invalid day: '" + LocalDate.MAX + "'" + rule);
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.dayLength(LocalDate.MAX, GAS),
         "Invalid day: '" + LocalDate.MAX + "'" + rule);
-    assertInvalid(
+    assertInvalidMessage(
         () ->
             MeteringCalendar.gasDay(LocalDate.MIN.atStartOfDay(MeteringCalendar.ZONE).toInstant()),
         "Invalid instant: '"
@@ -265,7 +269,7 @@ class MeteringCalendarTest {
             + "'"
             + rule);
     YearMonth last = YearMonth.of(LocalDate.MAX.getYear(), 12);
-    assertInvalid(
+    assertInvalidMessage(
         () -> MeteringCalendar.monthEnd(last, STROM), "Invalid month: '" + last + "'" + rule);
   }
 }

@@ -1,7 +1,7 @@
 package org.meterstore.api.calendar;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.meterstore.api.calendar.Refusals.assertInvalid;
+import static org.meterstore.api.InvalidInput.assertInvalidMessage;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +91,7 @@ class ResolutionTest {
   @ParameterizedTest
   @ValueSource(strings = {"PT7M", "PT5H", "PT7H", "PT25H", "PT48H", "P2D", "PT11S", "PT1H1M"})
   void refusesDurationsThatDoNotDivideADay(String text) {
-    assertInvalid(
+    assertInvalidMessage(
         () -> Resolution.parse(text),
         "Invalid resolution: '" + text + "' (must divide a day exactly)");
   }
@@ -99,14 +99,14 @@ class ResolutionTest {
   @ParameterizedTest
   @ValueSource(strings = {"PT0.5S", "PT14M59.5S", "PT0,5S"})
   void refusesFractionsOfASecond(String text) {
-    assertInvalid(
+    assertInvalidMessage(
         () -> Resolution.parse(text), "Invalid resolution: '" + text + "' (must be whole seconds)");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"PT0S", "P0D", "-PT15M", "PT-15M", "PT1H-45M", "-P1M", "P2Y-12M"})
   void refusesZeroAndNegativeDurations(String text) {
-    assertInvalid(
+    assertInvalidMessage(
         () -> Resolution.parse(text), "Invalid resolution: '" + text + "' (must be positive)");
   }
 
@@ -132,7 +132,7 @@ class ResolutionTest {
         "P1.5M"
       })
   void refusesWhatIsNotOneOfTheAcceptedForms(String text) {
-    assertInvalid(
+    assertInvalidMessage(
         () -> Resolution.parse(text),
         "Invalid resolution: '"
             + text
@@ -142,11 +142,11 @@ class ResolutionTest {
 
   @Test
   void refusesNullWithATypedError() {
-    assertInvalid(
+    assertInvalidMessage(
         () -> Resolution.parse(null),
         "Invalid resolution: null (a positive ISO-8601 duration of whole seconds that divides a"
             + " day exactly, P1D, P1M or P1Y)");
-    assertInvalid(
+    assertInvalidMessage(
         () -> new Resolution(null),
         "Invalid resolution: null (a positive ISO-8601 duration of whole seconds that divides a"
             + " day exactly, P1D, P1M or P1Y)");

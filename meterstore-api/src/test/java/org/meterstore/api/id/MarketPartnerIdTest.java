@@ -1,7 +1,7 @@
 package org.meterstore.api.id;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.meterstore.api.id.Refusals.assertRefused;
+import static org.meterstore.api.InvalidInput.assertRefused;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package org.meterstore.api.id;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.meterstore.api.id.Refusals.assertRefused;
+import static org.meterstore.api.InvalidInput.assertRefused;
 
 import java.util.Locale;
 import net.jqwik.api.ForAll;

@@ -1,20 +1,19 @@
 package org.meterstore.api.id;
 
-import static org.meterstore.api.id.Refusals.assertRefused;
+import static org.meterstore.api.InvalidInput.assertInvalidMessage;
+import static org.meterstore.api.InvalidInput.assertRefused;
 
 import org.junit.jupiter.api.Test;
 
-class RefusalTest {
+class RefusedValueIsSafeToLogTest {
 
   @Test
   void shortensAVeryLongValueInTheMessage() {
     String text = "1".repeat(100_000);
 
-    assertRefused(
+    assertInvalidMessage(
         () -> MaloId.parse(text),
-        "MaLo-ID",
-        "1".repeat(64) + "... (100000 characters)",
-        "exactly 11 digits");
+        "Invalid MaLo-ID: '" + "1".repeat(64) + "'... (100000 characters) (exactly 11 digits)");
   }
 
   @Test

@@ -1,0 +1,162 @@
+package org.meterstore.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency rules of CONVENTIONS.md, checked over the main classes of every module on this
+ * module's classpath. A new module is added to this module's POM so the rules see it.
+ */
+class DependencyRulesTest {
+  /** The modules whose code is a library and so must follow library manners. */
+  private static final String[] LIBRARY_PACKAGES = {
+    "org.meterstore.api..",
+    "org.meterstore.hot..",
+    "org.meterstore.cold..",
+    "org.meterstore.query..",
+    "org.meterstore.maintenance.."
+  };
+
+  private static final List<String> MODULES =
+      List.of("api", "hot", "cold", "query", "maintenance", "cli", "testing", "bench");
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.meterstore");
+  }
+
+  @Test
+  void seesTheMainClassesOfTheModules() {
+    assertThat(classes.containPackage("org.meterstore.api")).isTrue();
+    assertThat(classes.containPackage("org.meterstore.api.reading")).isTrue();
+    assertThat(classes.containPackage("org.meterstore.testing")).isTrue();
+  }
+
+  @Test
+  void apiDependsOnTheJdkOnly() {
+    classes()
+        .that()
+        .resideInAPackage("org.meterstore.api..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "org.meterstore.api..")
+        .check(classes);
+  }
+
+  @Test
+  void hotAndColdNeverDependOnEachOther() {
+    rule("org.meterstore.hot..", "org.meterstore.cold..").check(classes);
+    rule("org.meterstore.cold..", "org.meterstore.hot..").check(classes);
+  }
+
+  @Test
+  void noModuleReachesIntoAnotherModulesInternals() {
+    for (String module : MODULES) {
+      String root = "org.meterstore." + module;
+      noClasses()
+          .that()
+          .resideOutsideOfPackage(root + "..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(root + "..internal..")
+          .allowEmptyShould(true)
+          .because("internal packages are unsupported outside their module")
+          .check(classes);
+    }
+  }
+
+  @Test
+  void modulesHaveNoCycles() {
+    slices().matching("org.meterstore.(*)..").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void packagesWithinAModuleHaveNoCycles() {
+    slices()
+        .matching("org.meterstore.(*).(*)..")
+        .namingSlices("$1.$2")
+        .should()
+        .beFreeOfCycles()
+        .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheWallClockReadsTheWallClock() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(LIBRARY_PACKAGES)
+        .and()
+        .doNotHaveSimpleName("WallClock")
+        .should()
+        .callMethod(Instant.class, "now")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(Clock.class, "systemDefaultZone")
+        .orShould()
+        .callMethod(InstantSource.class, "system")
+        .orShould()
+        .callMethod(LocalDate.class, "now")
+        .orShould()
+        .callMethod(LocalDateTime.class, "now")
+        .orShould()
+        .callMethod(ZonedDateTime.class, "now")
+        .orShould()
+        .callMethod(OffsetDateTime.class, "now")
+        .because("time is a parameter; only the spawned loop's injected InstantSource reads it")
+        .check(classes);
+  }
+
+  @Test
+  void librariesLogThroughSlf4jAndRecordThroughTheOpenTelemetryApiOnly() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(LIBRARY_PACKAGES)
+        .should()
+        .accessField(System.class, "out")
+        .orShould()
+        .accessField(System.class, "err")
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.util.logging..", "io.opentelemetry.sdk..")
+        .orShould()
+        .callMethod("io.opentelemetry.api.GlobalOpenTelemetry", "get")
+        .because("a library takes its OpenTelemetry instance as an argument and logs via SLF4J")
+        .check(classes);
+  }
+
+  private static ArchRule rule(String from, String to) {
+    return noClasses()
+        .that()
+        .resideInAPackage(from)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(to)
+        .allowEmptyShould(true);
+  }
+}
