@@ -15,17 +15,17 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.temporal.TemporalAdjusters;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Samples;
 import org.meterstore.api.commodity.Commodity;
 
 /**
@@ -38,9 +38,16 @@ class MeteringCalendarPropertiesTest {
   private static final LocalDate FIRST_DAY = LocalDate.of(1996, 1, 1);
   private static final LocalDate LAST_DAY = LocalDate.of(2100, 12, 31);
 
-  @Property
-  void twelveBalancingMonthsSumToExactlyOneYear(
-      @ForAll @IntRange(min = 1990, max = 2100) int year, @ForAll Commodity commodity) {
+  @Test
+  void twelveBalancingMonthsSumToExactlyOneYearForEveryYearAndCommodity() {
+    for (int year = 1990; year <= 2100; year++) {
+      for (Commodity commodity : Commodity.values()) {
+        assertTwelveMonthsSumToOneYear(year, commodity);
+      }
+    }
+  }
+
+  private static void assertTwelveMonthsSumToOneYear(int year, Commodity commodity) {
     Duration sum = Duration.ZERO;
     for (int month = 1; month <= 12; month++) {
       YearMonth yearMonth = YearMonth.of(year, month);
@@ -52,21 +59,25 @@ class MeteringCalendarPropertiesTest {
     }
 
     int days = Year.isLeap(year) ? 366 : 365;
-    assertThat(sum).isEqualTo(Duration.ofHours(24L * days));
+    assertThat(sum).as("%s %s", year, commodity).isEqualTo(Duration.ofHours(24L * days));
   }
 
-  @Property
-  void dayLengthFollowsTheEuSummerTimeRule(
-      @ForAll("days") LocalDate day, @ForAll Commodity commodity) {
-    assertThat(MeteringCalendar.dayLength(day, commodity))
-        .isEqualTo(Reference.dayLength(day, commodity));
+  @Test
+  void dayLengthFollowsTheEuSummerTimeRuleOnEveryDay() {
+    for (long d = FIRST_DAY.toEpochDay(); d <= LAST_DAY.toEpochDay(); d++) {
+      LocalDate day = LocalDate.ofEpochDay(d);
+      for (Commodity commodity : Commodity.values()) {
+        assertThat(MeteringCalendar.dayLength(day, commodity))
+            .as("%s %s", day, commodity)
+            .isEqualTo(Reference.dayLength(day, commodity));
+      }
+    }
   }
 
-  @Property
+  @ParameterizedTest
+  @MethodSource("daysResolutionsAndCommodities")
   void expectedIntervalsTimesResolutionIsTheDayLength(
-      @ForAll("days") LocalDate day,
-      @ForAll("subDailyResolutions") Resolution resolution,
-      @ForAll Commodity commodity) {
+      LocalDate day, Resolution resolution, Commodity commodity) {
     Duration dayLength = MeteringCalendar.dayLength(day, commodity);
     Duration step = resolution.fixedLength().orElseThrow();
 
@@ -84,9 +95,9 @@ class MeteringCalendarPropertiesTest {
     }
   }
 
-  @Property
-  void everyInstantLiesInsideItsBalancingDayAndMonth(
-      @ForAll("instants") Instant instant, @ForAll Commodity commodity) {
+  @ParameterizedTest
+  @MethodSource("instantsAndCommodities")
+  void everyInstantLiesInsideItsBalancingDayAndMonth(Instant instant, Commodity commodity) {
     LocalDate day = MeteringCalendar.balancingDay(instant, commodity);
     YearMonth month = MeteringCalendar.balancingMonth(instant, commodity);
 
@@ -98,11 +109,10 @@ class MeteringCalendarPropertiesTest {
     assertThat(MeteringCalendar.monthEnd(month, commodity)).isAfter(instant);
   }
 
-  @Property
+  @ParameterizedTest
+  @MethodSource("instantsHourDivisorsAndCommodities")
   void resolutionsDividingAnHourAlignOnTheUtcGrid(
-      @ForAll("instants") Instant from,
-      @ForAll("hourDivisors") Resolution resolution,
-      @ForAll Commodity commodity) {
+      Instant from, Resolution resolution, Commodity commodity) {
     long step = resolution.fixedLength().orElseThrow().getSeconds();
     boolean onUtcGrid = Math.floorMod(from.getEpochSecond(), step) == 0;
     Instant to = from.plusSeconds(step);
@@ -113,9 +123,9 @@ class MeteringCalendarPropertiesTest {
         .isFalse();
   }
 
-  @Property
-  void everyBalancingPeriodIsAlignedAndAnHourOffIsNot(
-      @ForAll("instants") Instant instant, @ForAll Commodity commodity) {
+  @ParameterizedTest
+  @MethodSource("instantsAndCommodities")
+  void everyBalancingPeriodIsAlignedAndAnHourOffIsNot(Instant instant, Commodity commodity) {
     LocalDate day = MeteringCalendar.balancingDay(instant, commodity);
     Instant dayStart = MeteringCalendar.dayStart(day, commodity);
     Instant dayEnd = MeteringCalendar.dayEnd(day, commodity);
@@ -136,55 +146,71 @@ class MeteringCalendarPropertiesTest {
         .isFalse();
   }
 
-  @Provide
-  Arbitrary<LocalDate> days() {
-    Arbitrary<LocalDate> any =
-        Arbitraries.longs()
-            .between(FIRST_DAY.toEpochDay(), LAST_DAY.toEpochDay())
-            .map(LocalDate::ofEpochDay);
-    Arbitrary<LocalDate> aroundChanges =
-        Combinators.combine(
-                Arbitraries.integers().between(FIRST_DAY.getYear(), LAST_DAY.getYear()),
-                Arbitraries.of(Month.MARCH, Month.OCTOBER),
-                Arbitraries.integers().between(-1, 1))
-            .as((year, month, shift) -> Reference.changeSunday(year, month).plusDays(shift));
-    return Arbitraries.oneOf(any, aroundChanges);
+  private static final List<Commodity> COMMODITIES = List.of(Commodity.values());
+  private static final int SAMPLES = 2_000;
+
+  static Stream<Arguments> daysResolutionsAndCommodities() {
+    List<Resolution> resolutions = divisorsBelow(SECONDS_PER_DAY);
+    return Samples.of(
+        11,
+        SAMPLES,
+        r -> Arguments.of(day(r), Samples.pick(r, resolutions), Samples.pick(r, COMMODITIES)));
   }
 
-  @Provide
-  Arbitrary<Instant> instants() {
-    Arbitrary<Instant> any =
-        Arbitraries.longs()
-            .between(
-                FIRST_DAY.atStartOfDay().toEpochSecond(ZoneOffset.UTC),
-                LAST_DAY.atStartOfDay().toEpochSecond(ZoneOffset.UTC))
-            .map(Instant::ofEpochSecond);
-    // Instants within three hours of a local midnight or 06:00, where the days change.
-    Arbitrary<Instant> nearBoundaries =
-        Combinators.combine(
-                days(),
-                Arbitraries.of(LocalTime.MIDNIGHT, LocalTime.of(6, 0)),
-                Arbitraries.integers().between(-3 * 3600, 3 * 3600))
-            .as(
-                (day, time, seconds) ->
-                    day.atTime(time)
-                        .atZone(MeteringCalendar.ZONE)
-                        .toInstant()
-                        .plusSeconds(seconds));
-    return Arbitraries.oneOf(any, nearBoundaries);
+  static Stream<Arguments> instantsAndCommodities() {
+    return Samples.of(12, SAMPLES, r -> Arguments.of(instant(r), Samples.pick(r, COMMODITIES)));
   }
 
-  @Provide
-  Arbitrary<Resolution> subDailyResolutions() {
-    return Arbitraries.of(divisorsBelow(SECONDS_PER_DAY));
-  }
-
-  @Provide
-  Arbitrary<Resolution> hourDivisors() {
-    return Arbitraries.of(
+  static Stream<Arguments> instantsHourDivisorsAndCommodities() {
+    List<Resolution> hourDivisors =
         divisorsBelow(SECONDS_PER_DAY).stream()
-            .filter(r -> 3600 % r.fixedLength().orElseThrow().getSeconds() == 0)
-            .collect(Collectors.toList()));
+            .filter(res -> 3600 % res.fixedLength().orElseThrow().getSeconds() == 0)
+            .collect(Collectors.toList());
+    return Samples.of(
+        13,
+        SAMPLES,
+        r ->
+            Arguments.of(
+                alignedOrNot(r, instant(r), hourDivisors),
+                Samples.pick(r, hourDivisors),
+                Samples.pick(r, COMMODITIES)));
+  }
+
+  /** Any day, or (half the time) a day next to a clock change. */
+  private static LocalDate day(Random r) {
+    if (r.nextBoolean()) {
+      return LocalDate.ofEpochDay(
+          FIRST_DAY.toEpochDay()
+              + r.nextInt((int) (LAST_DAY.toEpochDay() - FIRST_DAY.toEpochDay() + 1)));
+    }
+    int year = FIRST_DAY.getYear() + r.nextInt(LAST_DAY.getYear() - FIRST_DAY.getYear() + 1);
+    Month month = r.nextBoolean() ? Month.MARCH : Month.OCTOBER;
+    return Reference.changeSunday(year, month).plusDays(r.nextInt(3) - 1L);
+  }
+
+  /** Any instant, or (half the time) one within three hours of a local midnight or 06:00. */
+  private static Instant instant(Random r) {
+    if (r.nextBoolean()) {
+      long first = FIRST_DAY.atStartOfDay().toEpochSecond(ZoneOffset.UTC);
+      long last = LAST_DAY.atStartOfDay().toEpochSecond(ZoneOffset.UTC);
+      return Instant.ofEpochSecond(first + (long) (r.nextDouble() * (last - first)));
+    }
+    LocalTime time = r.nextBoolean() ? LocalTime.MIDNIGHT : LocalTime.of(6, 0);
+    return day(r)
+        .atTime(time)
+        .atZone(MeteringCalendar.ZONE)
+        .toInstant()
+        .plusSeconds(r.nextInt(6 * 3600 + 1) - 3 * 3600L);
+  }
+
+  /** Half the time, {@code instant} moved onto the grid of one of {@code resolutions}. */
+  private static Instant alignedOrNot(Random r, Instant instant, List<Resolution> resolutions) {
+    if (r.nextBoolean()) {
+      return instant;
+    }
+    long step = Samples.pick(r, resolutions).fixedLength().orElseThrow().getSeconds();
+    return Instant.ofEpochSecond(
+        instant.getEpochSecond() - Math.floorMod(instant.getEpochSecond(), step));
   }
 
   private static List<Resolution> divisorsBelow(long total) {
