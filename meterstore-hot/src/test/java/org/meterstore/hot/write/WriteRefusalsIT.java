@@ -161,7 +161,11 @@ class WriteRefusalsIT {
   @Test
   void refusesAReadingOfTheWrongTimeModel() throws SQLException {
     Reading point =
-        quarterHour(2, T0, "1", V1).resolution(null).interval(T0, (Instant) null).melo(melo()).build();
+        quarterHour(2, T0, "1", V1)
+            .resolution(null)
+            .interval(T0, (Instant) null)
+            .melo(melo())
+            .build();
     refused(
         () -> store.write(TABLE, withValidReadings(point), NOW),
         ErrorKind.INVALID_INPUT,
