@@ -88,15 +88,14 @@ public final class CheckConstraints {
     return quote(column) + " ~ '^[A-Z]{2}[A-Z0-9]{31}$'";
   }
 
+  /** Canonical ISO-8601 as {@code Duration.toString()} writes it: no zero or overflowing part. */
   private static String resolution() {
-    String number = "[1-9][0-9]*";
+    String sixty = "([1-9]|[1-5][0-9])";
     return quote("resolution")
-        + " ~ '^(P1D|P1M|P1Y|PT("
-        + number
-        + "H)?("
-        + number
+        + " ~ '^(P1D|P1M|P1Y|PT(([1-9]|1[0-2])H)?("
+        + sixty
         + "M)?("
-        + number
+        + sixty
         + "S)?)$' AND "
         + quote("resolution")
         + " <> 'PT'";
