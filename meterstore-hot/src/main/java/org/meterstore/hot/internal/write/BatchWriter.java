@@ -89,6 +89,8 @@ public final class BatchWriter {
     boolean interval = st.layout().table().timeModel() == TimeModel.INTERVAL;
     if (interval) {
       st.crossing().lock(c, rows);
+    } else {
+      CrossingSpans.planIndexProbes(c);
     }
     OutcomeResolver resolver = new OutcomeResolver(table, now, st.versions().of(c, rows));
     rows.forEach(resolver::accept);

@@ -74,13 +74,32 @@ final class CrossingSpans {
             + "::timestamptz))) ORDER BY b.ord LIMIT 1";
   }
 
-  /** Locks the table's writes against crossing writes; shared unless {@code rows} cross. */
+  /**
+   * Locks the table's writes against crossing writes (shared unless {@code rows} cross) and, in the
+   * same round trip, {@link #planIndexProbes plans index probes}.
+   */
   void lock(Connection c, List<BatchRow> rows) throws SQLException {
-    int key = AdvisoryLocks.key(schema, layout.table().name());
-    if (rows.stream().anyMatch(BatchRow::crossesPartition)) {
-      AdvisoryLocks.lockExclusive(c, AdvisoryLocks.CROSSING_SPANS, key);
-    } else {
-      AdvisoryLocks.lockShared(c, AdvisoryLocks.CROSSING_SPANS, key);
+    boolean exclusive = rows.stream().anyMatch(BatchRow::crossesPartition);
+    String sql =
+        "SELECT set_config('enable_seqscan', 'off', true), "
+            + (exclusive ? "pg_advisory_xact_lock(?, ?)" : "pg_advisory_xact_lock_shared(?, ?)");
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setInt(1, AdvisoryLocks.CROSSING_SPANS);
+      s.setInt(2, AdvisoryLocks.key(schema, layout.table().name()));
+      s.execute();
+    }
+  }
+
+  /**
+   * Turns sequential scans off for the rest of the write transaction. A partition written all day
+   * is analysed only when autovacuum gets to it; until then the planner may think it empty and scan
+   * it whole for every key of every batch. Every statement of a write is a primary-key probe per
+   * reading, so the index is always right.
+   */
+  static void planIndexProbes(Connection c) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT set_config('enable_seqscan', 'off', true)")) {
+      s.execute();
     }
   }
 

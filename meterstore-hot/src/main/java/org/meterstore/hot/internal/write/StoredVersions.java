@@ -17,8 +17,9 @@ import org.meterstore.hot.internal.sql.Identifiers;
 /**
  * Reads every stored version of the batch's merge keys in one statement: the distinct keys go as
  * {@code text[]} arrays, are unnested and joined to the parent on the primary key's leading
- * columns, so each key is one index probe in the one partition that can hold it (run-time pruning
- * on {@code from}).
+ * columns. The join is a {@code LATERAL} subquery so that it can only run as a nested loop: each
+ * key is one primary-key index probe in the one partition that can hold it (run-time pruning on
+ * {@code from}); a plain join let the planner hash-join against a scan of every partition.
  */
 final class StoredVersions {
   private static final List<String> STORED_COLUMNS =
@@ -36,10 +37,11 @@ final class StoredVersions {
                 ", ", STORED_COLUMNS.stream().map(col -> "t." + Identifiers.quote(col)).toList())
             + " FROM "
             + TableLayout.unnest(keyColumns, "b", true)
-            + " JOIN "
+            + " CROSS JOIN LATERAL (SELECT * FROM "
             + Identifiers.qualified(schema, layout.table().name())
-            + " t ON "
-            + layout.mergeKeyJoin("t", "b", true);
+            + " t WHERE "
+            + layout.mergeKeyJoin("t", "b", true)
+            + ") t";
   }
 
   /** The stored versions of every merge key of {@code rows}, by merge key. */
