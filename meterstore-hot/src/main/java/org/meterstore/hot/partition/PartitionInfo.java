@@ -3,7 +3,7 @@ package org.meterstore.hot.partition;
 import java.time.Instant;
 
 /**
- * One partition of a hot table, attached or not.
+ * One of a hot table's partitions, attached or not.
  *
  * @param table the parent table's name
  * @param name the partition's table name, {@code <table>_YYYY_MM_DD_HHMM} (its UTC lower bound)

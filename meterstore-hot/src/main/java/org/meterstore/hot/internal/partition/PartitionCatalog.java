@@ -65,7 +65,7 @@ public final class PartitionCatalog {
     }
   }
 
-  /** Every partition of {@code table}, attached or not, in bound order. */
+  /** All of {@code table}'s partitions, attached or not, in bound order. */
   public List<PartitionInfo> list(Connection c, TableDefinition table) throws SQLException {
     PartitionGrid grid = PartitionGrid.of(table);
     List<PartitionInfo> partitions = new ArrayList<>(attached(c, table));
@@ -92,7 +92,7 @@ public final class PartitionCatalog {
     return partitions;
   }
 
-  /** One partition of {@code table} by name, if it exists in any state. */
+  /** One of {@code table}'s partitions by name, if it exists in any state. */
   public Optional<PartitionInfo> find(Connection c, TableDefinition table, String name)
       throws SQLException {
     return list(c, table).stream().filter(p -> p.name().equals(name)).findFirst();

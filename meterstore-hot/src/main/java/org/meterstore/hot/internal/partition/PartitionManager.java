@@ -144,9 +144,9 @@ public final class PartitionManager implements Partitions {
                 MeterStoreException.invalid(
                     "partition",
                     name,
-                    "a partition of table "
+                    "table "
                         + table.name()
-                        + " is named "
+                        + "'s partitions are named "
                         + table.name()
                         + "_YYYY_MM_DD_HHMM on its archival_step grid"));
   }

@@ -43,7 +43,7 @@ public enum ExclusionConstraint {
     return partition + suffix;
   }
 
-  /** The constraints a partition of {@code table} carries. */
+  /** The constraints each of {@code table}'s partitions carries. */
   public static List<ExclusionConstraint> of(TableDefinition table) {
     return table.timeModel() == TimeModel.INTERVAL
         ? List.of(SPANS_DO_NOT_OVERLAP, ONE_OPERATOR_PER_READING)

@@ -20,7 +20,7 @@ public final class SqlErrors {
   /** {@code unique_violation}. */
   public static final String UNIQUE_VIOLATION = "23505";
 
-  /** {@code check_violation}, also "no partition of relation found for row". */
+  /** {@code check_violation}; also raised when no partition accepts a row. */
   public static final String CHECK_VIOLATION = "23514";
 
   /** {@code insufficient_privilege}. */

@@ -126,7 +126,7 @@ public final class BatchWriter {
         throw new Retry(e, constraintOf(e));
       }
       if (SqlErrors.CHECK_VIOLATION.equals(state)
-          && String.valueOf(e.getMessage()).contains("no partition of relation")) {
+          && String.valueOf(e.getMessage()).contains("no partition")) {
         throw new Retry(e, null);
       }
       throw e;
