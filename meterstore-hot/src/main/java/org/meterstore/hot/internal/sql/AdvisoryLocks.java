@@ -36,16 +36,7 @@ public final class AdvisoryLocks {
 
   /** Waits for the exclusive lock, held until the transaction ends. */
   public static void lockExclusive(Connection c, int lockClass, int key) throws SQLException {
-    run(c, "SELECT pg_advisory_xact_lock(?, ?)", lockClass, key);
-  }
-
-  /** Waits for the shared lock, held until the transaction ends. */
-  public static void lockShared(Connection c, int lockClass, int key) throws SQLException {
-    run(c, "SELECT pg_advisory_xact_lock_shared(?, ?)", lockClass, key);
-  }
-
-  private static void run(Connection c, String sql, int lockClass, int key) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(sql)) {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
       s.setInt(1, lockClass);
       s.setInt(2, key);
       s.execute();
