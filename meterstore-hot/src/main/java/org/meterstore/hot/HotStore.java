@@ -1,0 +1,167 @@
+package org.meterstore.hot;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.opentelemetry.api.OpenTelemetry;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.internal.partition.PartitionManager;
+import org.meterstore.hot.internal.schema.SchemaInstaller;
+import org.meterstore.hot.internal.sql.Database;
+import org.meterstore.hot.internal.sql.SqlErrors;
+import org.meterstore.hot.internal.write.BatchWriter;
+import org.meterstore.hot.internal.write.WriteMetrics;
+import org.meterstore.hot.partition.Partitions;
+import org.meterstore.hot.write.WriteResult;
+
+/**
+ * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions and
+ * the batch writer (DESIGN § 4).
+ *
+ * <p>Open it from a {@link HotConfig} (it then owns a HikariCP pool and closes it) or from a {@link
+ * DataSource} the application owns (closing the store leaves that alone). MeterStore starts no
+ * thread of its own (HikariCP's pool keeps its housekeeping thread while open). Every method is
+ * thread-safe and takes the caller's {@code now} where time matters; instants are UTC. Every
+ * failure is a {@link MeterStoreException}; {@link MeterStoreException#isRetryable()} says whether
+ * the same call can succeed later. Metrics go to the {@link OpenTelemetry} instance given at open
+ * ({@link OpenTelemetry#noop()} when there is none).
+ */
+public final class HotStore implements AutoCloseable {
+  private final HikariDataSource ownedPool;
+  private final Database db;
+  private final PartitionManager partitions;
+  private final BatchWriter writer;
+
+  private HotStore(
+      DataSource dataSource,
+      HikariDataSource ownedPool,
+      HotSettings settings,
+      OpenTelemetry openTelemetry) {
+    this.ownedPool = ownedPool;
+    this.db = new Database(dataSource, settings.schema(), settings.ddlLockTimeout());
+    this.partitions = new PartitionManager(db);
+    this.writer = new BatchWriter(db, partitions, new WriteMetrics(openTelemetry));
+  }
+
+  /**
+   * Opens a store with its own connection pool. Connects once to fail fast.
+   *
+   * @throws MeterStoreException {@code STORAGE} (retryable) when the database cannot be reached,
+   *     {@code CONFIG} when it refuses the credentials
+   */
+  public static HotStore open(HotConfig config, OpenTelemetry openTelemetry) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(openTelemetry, "openTelemetry; use OpenTelemetry.noop()");
+    HikariConfig hikari = new HikariConfig();
+    hikari.setJdbcUrl(config.jdbcUrl());
+    hikari.setUsername(config.user());
+    hikari.setPassword(config.password());
+    hikari.setMaximumPoolSize(config.poolSize());
+    hikari.setPoolName("meterstore-hot");
+    try {
+      HikariDataSource pool = new HikariDataSource(hikari);
+      return new HotStore(pool, pool, config.settings(), openTelemetry);
+    } catch (RuntimeException e) {
+      throw unreachable(config, e);
+    }
+  }
+
+  /**
+   * Opens a store on a data source the caller owns and closes. Does not connect until used.
+   *
+   * @param settings schema and {@code ddl_lock_timeout}
+   */
+  public static HotStore open(
+      DataSource dataSource, HotSettings settings, OpenTelemetry openTelemetry) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(openTelemetry, "openTelemetry; use OpenTelemetry.noop()");
+    return new HotStore(dataSource, null, settings, openTelemetry);
+  }
+
+  /**
+   * Brings MeterStore's schema up to date (versioned migrations, {@code btree_gist}) and creates
+   * the parent of every table in {@code tables} that does not exist yet, registering it with {@code
+   * now} as its creation instant. Idempotent; concurrent callers serialise. Creates no partition:
+   * see {@link Partitions#ensureHeadroom}.
+   *
+   * @throws MeterStoreException {@code CONFIG} when a table exists with another time model or
+   *     archival step, or the role may not create the schema or {@code btree_gist} (the message
+   *     says what to ask a DBA for); each table is created in its own transaction, so tables
+   *     created before a failure stay
+   */
+  public void createTables(List<TableDefinition> tables, Instant now) {
+    Objects.requireNonNull(tables, "tables");
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required");
+    }
+    new SchemaInstaller(db).install(List.copyOf(tables), now);
+  }
+
+  /** The partition lifecycle of this store's tables, for headroom and archival. */
+  public Partitions partitions() {
+    return partitions;
+  }
+
+  /**
+   * Writes a batch of readings to {@code table} as one transaction; see {@link
+   * #write(TableDefinition, List, Instant, Instant)}, without a floor.
+   */
+  public WriteResult write(TableDefinition table, List<Reading> batch, Instant now) {
+    return writer.write(table, batch, now, null);
+  }
+
+  /**
+   * Writes a batch of readings to {@code table} as one transaction and reports one outcome per
+   * reading, in batch order: {@code INSERTED}, {@code SUPERSEDED}, {@code SHADOWED} or {@code
+   * DUPLICATE} (a redelivery, which stores nothing). Readings are judged in batch order, so a batch
+   * may carry several versions of one reading. The partitions the batch needs are created first
+   * (each in its own short transaction, which stays even when the batch is then refused).
+   *
+   * @param table a table created by {@link #createTables}
+   * @param batch the readings; any size, none null
+   * @param now the write instant: {@code recorded_at} of every stored row and the arrival version
+   *     of readings without one
+   * @param floor the hot tier's watermark: readings with {@code from < floor} are refused; null for
+   *     none
+   * @return the outcomes; nothing was written when this throws
+   * @throws MeterStoreException {@code INVALID_INPUT} when a reading breaks a rule of the api or
+   *     the table, or lies below {@code floor}; {@code INTEGRITY_VIOLATION} for a value restated
+   *     under an existing version, overlapping spans ({@code spans_do_not_overlap}) or a second
+   *     operator ({@code one_operator_per_reading}), naming the table, the reading and the rule;
+   *     {@code LOCK_TIMEOUT} when a needed partition could not be attached in time; {@code STORAGE}
+   *     when the database fails. A refused batch leaves no row behind.
+   */
+  public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
+    return writer.write(table, batch, now, floor);
+  }
+
+  /** The schema this store works in. */
+  public String schema() {
+    return db.schema();
+  }
+
+  /** Closes the pool this store opened; a data source given to it stays open. Idempotent. */
+  @Override
+  public void close() {
+    if (ownedPool != null) {
+      ownedPool.close();
+    }
+  }
+
+  private static MeterStoreException unreachable(HotConfig config, RuntimeException e) {
+    Throwable cause = e.getCause();
+    String where = "open the hot store at " + config.toString();
+    if (cause instanceof SQLException sql) {
+      return SqlErrors.translate(where, sql);
+    }
+    return new MeterStoreException(ErrorKind.STORAGE, "Cannot " + where + ": " + e.getMessage(), e);
+  }
+}

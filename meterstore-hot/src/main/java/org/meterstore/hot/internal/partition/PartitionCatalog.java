@@ -1,0 +1,124 @@
+package org.meterstore.hot.internal.partition;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.partition.PartitionState;
+
+/**
+ * Reads a table's partitions from the catalog on the caller's connection. Attached bounds come from
+ * {@code pg_class.relpartbound}, printed by {@code pg_get_expr} and cast back in the same session,
+ * so the session's {@code DateStyle} and {@code TimeZone} cannot distort them.
+ */
+public final class PartitionCatalog {
+  private static final String ATTACHED =
+      "SELECT c.relname, i.inhdetachpending, b.m[1]::timestamptz, b.m[2]::timestamptz"
+          + " FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,"
+          + " LATERAL (SELECT regexp_match(pg_get_expr(c.relpartbound, c.oid),"
+          + " 'FROM \\(''([^'']*)''\\) TO \\(''([^'']*)''\\)') AS m) b"
+          + " WHERE i.inhparent = to_regclass(?)";
+
+  private static final String DETACHED =
+      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+          + " WHERE n.nspname = ? AND c.relkind = 'r' AND c.relname ~ ?"
+          + " AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)";
+
+  private final String schema;
+
+  /** The catalog view of {@code schema}. */
+  public PartitionCatalog(String schema) {
+    this.schema = schema;
+  }
+
+  /**
+   * Fails unless {@code table}'s parent exists.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} naming the table and schema
+   */
+  public void requireParent(Connection c, TableDefinition table) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      s.setString(1, Identifiers.qualified(schema, table.name()));
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          throw new MeterStoreException(
+              ErrorKind.INVALID_INPUT,
+              "Cannot use table "
+                  + table.name()
+                  + ": it was not created in schema "
+                  + schema
+                  + " (call createTables first)");
+        }
+      }
+    }
+  }
+
+  /** All of {@code table}'s partitions, attached or not, in bound order. */
+  public List<PartitionInfo> list(Connection c, TableDefinition table) throws SQLException {
+    PartitionGrid grid = PartitionGrid.of(table);
+    List<PartitionInfo> partitions = new ArrayList<>(attached(c, table));
+    try (PreparedStatement s = c.prepareStatement(DETACHED)) {
+      s.setString(1, schema);
+      s.setString(2, grid.namePattern());
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          String name = rs.getString(1);
+          grid.lowerBound(name)
+              .ifPresent(
+                  lower ->
+                      partitions.add(
+                          new PartitionInfo(
+                              table.name(),
+                              name,
+                              lower,
+                              grid.upper(lower),
+                              PartitionState.DETACHED)));
+        }
+      }
+    }
+    partitions.sort(Comparator.comparing(PartitionInfo::lowerBound));
+    return partitions;
+  }
+
+  /** One of {@code table}'s partitions by name, if it exists in any state. */
+  public Optional<PartitionInfo> find(Connection c, TableDefinition table, String name)
+      throws SQLException {
+    return list(c, table).stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  private List<PartitionInfo> attached(Connection c, TableDefinition table) throws SQLException {
+    List<PartitionInfo> partitions = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(ATTACHED)) {
+      s.setString(1, Identifiers.qualified(schema, table.name()));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          partitions.add(
+              new PartitionInfo(
+                  table.name(),
+                  rs.getString(1),
+                  instant(rs, 3),
+                  instant(rs, 4),
+                  rs.getBoolean(2) ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
+        }
+      }
+    }
+    return partitions;
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+}

@@ -1,0 +1,83 @@
+package org.meterstore.hot.internal.schema;
+
+import static org.meterstore.hot.internal.sql.Identifiers.quote;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TimeModel;
+
+/**
+ * The two GiST exclusion constraints of DESIGN § 3.3.
+ *
+ * <p>PostgreSQL refuses an {@code EXCLUDE} constraint on a partitioned parent unless it compares
+ * the partition key with {@code =}, so each partition carries its own, added while it is still a
+ * standalone table. Constraint names share the schema's namespace with tables and indexes, so the
+ * physical name is {@code <partition>_<suffix>}; {@link #fromPhysicalName} maps it back to the
+ * logical name reported to callers. A partition name has at most 50 characters, so the longest
+ * physical name ({@code _one_operator}) fits PostgreSQL's 63 bytes.
+ */
+public enum ExclusionConstraint {
+  /** Spans of one reading under one version do not overlap ({@code INTERVAL} tables only). */
+  SPANS_DO_NOT_OVERLAP("spans_do_not_overlap", "_no_overlap"),
+  /** One reading (merge key) has one network operator, the first half of its version scope. */
+  ONE_OPERATOR_PER_READING("one_operator_per_reading", "_one_operator");
+
+  private final String logicalName;
+  private final String suffix;
+
+  ExclusionConstraint(String logicalName, String suffix) {
+    this.logicalName = logicalName;
+    this.suffix = suffix;
+  }
+
+  /** The name callers see in errors and docs, e.g. {@code spans_do_not_overlap}. */
+  public String logicalName() {
+    return logicalName;
+  }
+
+  /** The constraint's name on {@code partition}. */
+  public String physicalName(String partition) {
+    return partition + suffix;
+  }
+
+  /** The constraints each of {@code table}'s partitions carries. */
+  public static List<ExclusionConstraint> of(TableDefinition table) {
+    return table.timeModel() == TimeModel.INTERVAL
+        ? List.of(SPANS_DO_NOT_OVERLAP, ONE_OPERATOR_PER_READING)
+        : List.of(ONE_OPERATOR_PER_READING);
+  }
+
+  /** The logical constraint a physical constraint name belongs to, if it is one of these. */
+  public static Optional<ExclusionConstraint> fromPhysicalName(String name) {
+    if (name == null) {
+      return Optional.empty();
+    }
+    for (ExclusionConstraint c : values()) {
+      if (name.endsWith(c.suffix)) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The {@code EXCLUDE USING gist (…)} clause for {@code table}. */
+  public String definition(TableDefinition table) {
+    List<String> elements = new ArrayList<>();
+    for (String column : table.mergeKey()) {
+      if (this == SPANS_DO_NOT_OVERLAP && column.equals("from")) {
+        continue;
+      }
+      elements.add(quote(column) + " WITH =");
+    }
+    if (this == SPANS_DO_NOT_OVERLAP) {
+      elements.add(quote("version") + " WITH =");
+      elements.add("tstzrange(" + quote("from") + ", " + quote("to") + ") WITH &&");
+    } else {
+      elements.add("(split_part(" + quote("version_scope") + ", ':', 1)) WITH <>");
+    }
+    return "EXCLUDE USING gist (" + elements.stream().collect(Collectors.joining(", ")) + ")";
+  }
+}

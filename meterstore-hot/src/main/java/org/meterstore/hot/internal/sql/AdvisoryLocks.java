@@ -1,0 +1,45 @@
+package org.meterstore.hot.internal.sql;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.zip.CRC32;
+
+/**
+ * Transaction-scoped advisory locks, keyed {@code (class, crc32(schema.object))} with the two-int
+ * form so that they cannot collide with an application's single-{@code bigint} keys. The class says
+ * what is serialised; the hash is computed here, not by the server, so every MeterStore version and
+ * every PostgreSQL version agree on it.
+ */
+public final class AdvisoryLocks {
+  /** Serialises the migration of one schema. */
+  public static final int MIGRATION = 0x4d530001;
+
+  /** Serialises the creators of one table's partitions. */
+  public static final int PARTITION_DDL = 0x4d530002;
+
+  /**
+   * Orders writes of one table against writes that store a span crossing a partition bound (shared
+   * for ordinary writes, exclusive for crossing ones).
+   */
+  public static final int CROSSING_SPANS = 0x4d530003;
+
+  private AdvisoryLocks() {}
+
+  /** The key of {@code object} in {@code schema}. */
+  public static int key(String schema, String object) {
+    CRC32 crc = new CRC32();
+    crc.update((schema + "." + object).getBytes(StandardCharsets.UTF_8));
+    return (int) crc.getValue();
+  }
+
+  /** Waits for the exclusive lock, held until the transaction ends. */
+  public static void lockExclusive(Connection c, int lockClass, int key) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+      s.setInt(1, lockClass);
+      s.setInt(2, key);
+      s.execute();
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package org.meterstore.hot.internal.write;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TimeModel;
+import org.meterstore.hot.internal.partition.PartitionManager;
+import org.meterstore.hot.internal.schema.ExclusionConstraint;
+import org.meterstore.hot.internal.sql.Database;
+import org.meterstore.hot.internal.sql.SqlErrors;
+import org.meterstore.hot.write.WriteResult;
+import org.postgresql.util.PSQLException;
+
+/**
+ * Writes batches (DESIGN § 4): validate everything, ensure the partitions the batch needs, then in
+ * one transaction lock against crossing writes, read the stored versions of the batch's merge keys,
+ * decide every outcome, check spans across partitions and insert the new rows with one statement. A
+ * refused batch rolls back whole. A batch that meets a concurrent writer's identical rows or a
+ * partition detached behind this store's back is retried once. Thread-safe.
+ */
+public final class BatchWriter {
+  private final Database db;
+  private final PartitionManager partitions;
+  private final WriteMetrics metrics;
+  private final Map<TableDefinition, Statements> statements = new ConcurrentHashMap<>();
+
+  /** A writer into {@code db}'s schema that creates partitions through {@code partitions}. */
+  public BatchWriter(Database db, PartitionManager partitions, WriteMetrics metrics) {
+    this.db = db;
+    this.partitions = partitions;
+    this.metrics = metrics;
+  }
+
+  /**
+   * Writes {@code batch} to {@code table} at {@code now}.
+   *
+   * @param floor readings with {@code from < floor} are refused; null for no floor
+   */
+  public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(batch, "batch");
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required: the instant of the write");
+    }
+    if (batch.isEmpty()) {
+      return new WriteResult(List.of());
+    }
+    Statements st = statements.computeIfAbsent(table, t -> new Statements(t, db.schema()));
+    List<BatchRow> rows = new BatchPreparer(st.layout()).prepare(batch, now, floor);
+    Set<Instant> windows = rows.stream().map(BatchRow::lower).collect(Collectors.toSet());
+    for (int attempt = 1; ; attempt++) {
+      partitions.ensureWindows(table, windows);
+      try {
+        List<WriteOutcome> outcomes =
+            db.transaction(
+                () -> "write a batch of " + rows.size() + " readings to table " + table.name(),
+                c -> writeIn(c, st, rows, now));
+        WriteResult result = new WriteResult(outcomes);
+        metrics.record(table.name(), result.stored(), result.duplicates());
+        return result;
+      } catch (Retry retry) {
+        if (attempt > 1) {
+          throw retry.failure(table.name());
+        }
+        if (retry.constraint == null) {
+          partitions.forget(table);
+        } else {
+          diagnose(st, retry, rows);
+        }
+      }
+    }
+  }
+
+  private List<WriteOutcome> writeIn(Connection c, Statements st, List<BatchRow> rows, Instant now)
+      throws SQLException {
+    String table = st.layout().table().name();
+    boolean interval = st.layout().table().timeModel() == TimeModel.INTERVAL;
+    if (interval) {
+      st.crossing().lock(c, rows);
+    } else {
+      CrossingSpans.planIndexProbes(c);
+    }
+    OutcomeResolver resolver = new OutcomeResolver(table, now, st.versions().of(c, rows));
+    rows.forEach(resolver::accept);
+    List<BatchRow> toInsert = resolver.toInsert();
+    List<WriteOutcome> outcomes = new ArrayList<>(resolver.outcomes());
+    if (toInsert.isEmpty()) {
+      return outcomes;
+    }
+    if (interval) {
+      SpanOverlaps.check(table, toInsert);
+      Optional<BatchRow> overlap = st.crossing().check(c, toInsert);
+      if (overlap.isPresent()) {
+        throw Violation.SPANS_OVERLAP.refuse(
+            table,
+            overlap.get(),
+            "overlaps a stored span of the same reading and version in another partition");
+      }
+    }
+    Set<String> inserted = insert(c, st, toInsert);
+    if (inserted.size() < toInsert.size()) {
+      absorbConcurrentDuplicates(c, st, toInsert, inserted, outcomes, now);
+    }
+    return outcomes;
+  }
+
+  private static Set<String> insert(Connection c, Statements st, List<BatchRow> rows)
+      throws SQLException {
+    try {
+      return st.inserter().insert(c, rows);
+    } catch (SQLException e) {
+      String state = e.getSQLState();
+      if (SqlErrors.EXCLUSION_VIOLATION.equals(state)) {
+        throw new Retry(e, constraintOf(e));
+      }
+      if (SqlErrors.CHECK_VIOLATION.equals(state)
+          && String.valueOf(e.getMessage()).contains("no partition")) {
+        throw new Retry(e, null);
+      }
+      throw e;
+    }
+  }
+
+  /** Rows a concurrent writer stored first: duplicates if identical, else the batch is refused. */
+  private static void absorbConcurrentDuplicates(
+      Connection c,
+      Statements st,
+      List<BatchRow> toInsert,
+      Set<String> inserted,
+      List<WriteOutcome> outcomes,
+      Instant now)
+      throws SQLException {
+    List<BatchRow> skipped =
+        toInsert.stream().filter(r -> !inserted.contains(r.primaryKey())).toList();
+    String table = st.layout().table().name();
+    OutcomeResolver recheck = new OutcomeResolver(table, now, st.versions().of(c, skipped));
+    for (BatchRow row : skipped) {
+      recheck.accept(row);
+      outcomes.set(row.index(), WriteOutcome.DUPLICATE);
+    }
+    if (!recheck.toInsert().isEmpty()) {
+      throw new MeterStoreException(
+          org.meterstore.api.ErrorKind.STORAGE,
+          "Cannot write to table " + table + ": a concurrent change hid stored rows; retry");
+    }
+  }
+
+  /** Names the reading an exclusion constraint refused, or lets the caller retry once. */
+  private void diagnose(Statements st, Retry retry, List<BatchRow> rows) {
+    String table = st.layout().table().name();
+    Optional<BatchRow> culprit =
+        db.transaction(
+            () -> "find the reading constraint " + retry.constraint.logicalName() + " refused",
+            c -> st.diagnosis().culprit(c, retry.constraint, rows));
+    if (culprit.isPresent()) {
+      Violation violation =
+          retry.constraint == ExclusionConstraint.SPANS_DO_NOT_OVERLAP
+              ? Violation.SPANS_OVERLAP
+              : Violation.SECOND_OPERATOR;
+      throw violation.refuse(
+          table,
+          culprit.get(),
+          violation == Violation.SPANS_OVERLAP
+              ? "overlaps a stored span of the same reading and version"
+              : "names operator "
+                  + culprit.get().operator()
+                  + ", but another operator delivers"
+                  + " this reading");
+    }
+  }
+
+  private static ExclusionConstraint constraintOf(SQLException e) {
+    String physical =
+        e instanceof PSQLException p && p.getServerErrorMessage() != null
+            ? p.getServerErrorMessage().getConstraint()
+            : null;
+    return ExclusionConstraint.fromPhysicalName(physical)
+        .orElse(ExclusionConstraint.SPANS_DO_NOT_OVERLAP);
+  }
+
+  /** A failure worth one more attempt: a constraint to diagnose, or a partition gone missing. */
+  private static final class Retry extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient ExclusionConstraint constraint;
+
+    Retry(SQLException cause, ExclusionConstraint constraint) {
+      super(cause.getMessage(), cause, false, false);
+      this.constraint = constraint;
+    }
+
+    MeterStoreException failure(String table) {
+      SQLException cause = (SQLException) getCause();
+      if (constraint == null) {
+        return SqlErrors.translate("write a batch to table " + table, cause);
+      }
+      Violation v =
+          constraint == ExclusionConstraint.SPANS_DO_NOT_OVERLAP
+              ? Violation.SPANS_OVERLAP
+              : Violation.SECOND_OPERATOR;
+      return v.refuseBatch(table, cause);
+    }
+  }
+}

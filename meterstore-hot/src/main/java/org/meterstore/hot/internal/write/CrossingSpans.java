@@ -1,0 +1,158 @@
+package org.meterstore.hot.internal.write;
+
+import static org.meterstore.hot.internal.sql.Identifiers.quote;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.meterstore.hot.internal.schema.TableRegistry;
+import org.meterstore.hot.internal.sql.AdvisoryLocks;
+import org.meterstore.hot.internal.sql.Identifiers;
+
+/**
+ * The overlap check the per-partition exclusion constraint cannot make: a span that crosses its
+ * partition's upper bound can overlap a span stored in a later partition, and a span stored
+ * crossing into this partition can overlap a new one here.
+ *
+ * <p>Forward, for each new crossing span: stored spans of the same reading and version that start
+ * in {@code [upper, to)}. Backward, once any crossing span is stored: stored spans that start in
+ * {@code [from - longest, lower)} and end after the new {@code from}, where {@code longest} is the
+ * longest crossing span recorded in the table registry. Both probe the primary-key index of the
+ * partitions in range only. Writes of a table take a shared advisory lock; writes with a crossing
+ * span take it exclusively and raise the recorded {@code longest} before they commit, so no two
+ * concurrent writes can each miss the other's span. Tables without crossing spans pay one shared
+ * lock and one registry read per batch.
+ */
+final class CrossingSpans {
+  private final TableLayout layout;
+  private final String schema;
+  private final String sql;
+
+  CrossingSpans(TableLayout layout, String schema) {
+    this.layout = layout;
+    this.schema = schema;
+    int keys = layout.mergeKey().length;
+    String from = quote("from");
+    String to = quote("to");
+    this.sql =
+        "SELECT b.ord FROM "
+            + TableLayout.unnest(keys + 5, "b", true)
+            + " WHERE EXISTS (SELECT 1 FROM "
+            + Identifiers.qualified(schema, layout.table().name())
+            + " t WHERE "
+            + layout.mergeKeyJoin("t", "b", false)
+            + " AND t."
+            + quote("version")
+            + " = b.c"
+            + keys
+            + "::numeric AND t."
+            + from
+            + " < b.c"
+            + (keys + 1)
+            + "::timestamptz AND t."
+            + to
+            + " > "
+            + layout.batchFrom("b")
+            + " AND (t."
+            + from
+            + " >= b.c"
+            + (keys + 2)
+            + "::timestamptz OR (t."
+            + from
+            + " >= b.c"
+            + (keys + 3)
+            + "::timestamptz AND t."
+            + from
+            + " < b.c"
+            + (keys + 4)
+            + "::timestamptz))) ORDER BY b.ord LIMIT 1";
+  }
+
+  /**
+   * Locks the table's writes against crossing writes (shared unless {@code rows} cross) and, in the
+   * same round trip, {@link #planIndexProbes plans index probes}.
+   */
+  void lock(Connection c, List<BatchRow> rows) throws SQLException {
+    boolean exclusive = rows.stream().anyMatch(BatchRow::crossesPartition);
+    String sql =
+        "SELECT set_config('enable_seqscan', 'off', true), "
+            + (exclusive ? "pg_advisory_xact_lock(?, ?)" : "pg_advisory_xact_lock_shared(?, ?)");
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setInt(1, AdvisoryLocks.CROSSING_SPANS);
+      s.setInt(2, AdvisoryLocks.key(schema, layout.table().name()));
+      s.execute();
+    }
+  }
+
+  /**
+   * Turns sequential scans off for the rest of the write transaction. A partition written all day
+   * is analysed only when autovacuum gets to it; until then the planner may think it empty and scan
+   * it whole for every key of every batch. Every statement of a write is a primary-key probe per
+   * reading, so the index is always right.
+   */
+  static void planIndexProbes(Connection c) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT set_config('enable_seqscan', 'off', true)")) {
+      s.execute();
+    }
+  }
+
+  /**
+   * Checks the new {@code rows} against stored spans in other partitions and records their longest
+   * crossing span; the caller holds the {@link #lock}.
+   *
+   * @return the first row that overlaps a stored span, if any
+   */
+  Optional<BatchRow> check(Connection c, List<BatchRow> rows) throws SQLException {
+    TableRegistry registry = new TableRegistry(c, schema);
+    Optional<Duration> longest = registry.longestCrossingSpan(layout.table().name());
+    List<BatchRow> probed = new ArrayList<>();
+    List<List<String>> tuples = new ArrayList<>();
+    Duration crossing = Duration.ZERO;
+    for (BatchRow row : rows) {
+      if (row.crossesPartition()) {
+        Duration span = Duration.between(row.from(), row.to());
+        crossing = span.compareTo(crossing) > 0 ? span : crossing;
+      }
+      boolean reachable =
+          longest.isPresent() && row.from().isBefore(row.lower().plus(longest.get()));
+      if (row.to() != null && (row.crossesPartition() || reachable)) {
+        probed.add(row);
+        tuples.add(tuple(row, longest));
+      }
+    }
+    if (!crossing.isZero()) {
+      registry.recordCrossingSpan(layout.table().name(), crossing);
+    }
+    return probed.isEmpty() ? Optional.empty() : first(c, probed, tuples);
+  }
+
+  private Optional<BatchRow> first(Connection c, List<BatchRow> probed, List<List<String>> tuples)
+      throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      StoredVersions.bindColumns(c, s, tuples, layout.mergeKey().length + 5, 1);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.of(probed.get(rs.getInt(1) - 1)) : Optional.empty();
+      }
+    }
+  }
+
+  /** Merge key, version, to, upper (forward start), backward start, lower (backward end). */
+  private static List<String> tuple(BatchRow row, Optional<Duration> longest) {
+    List<String> values = new ArrayList<>(row.mergeKeyValues());
+    Instant back = longest.map(d -> row.from().minus(d)).orElse(row.lower());
+    Instant forward = row.crossesPartition() ? row.upper() : row.to();
+    values.add(row.version().toString());
+    values.add(row.to().toString());
+    values.add(forward.toString());
+    values.add(back.toString());
+    values.add(row.lower().toString());
+    return values;
+  }
+}

@@ -1,0 +1,33 @@
+package org.meterstore.hot.internal.write;
+
+import org.meterstore.api.table.TableDefinition;
+
+/**
+ * The SQL a writer needs for one table, built once per table definition.
+ *
+ * @param layout the table's column layout
+ * @param versions reads stored versions
+ * @param inserter inserts new rows
+ * @param crossing the cross-partition overlap check and its lock
+ * @param diagnosis names the reading an exclusion constraint refused
+ */
+record Statements(
+    TableLayout layout,
+    StoredVersions versions,
+    RowInserter inserter,
+    CrossingSpans crossing,
+    ConstraintDiagnosis diagnosis) {
+
+  Statements(TableDefinition table, String schema) {
+    this(new TableLayout(table), schema);
+  }
+
+  private Statements(TableLayout layout, String schema) {
+    this(
+        layout,
+        new StoredVersions(layout, schema),
+        new RowInserter(layout, schema),
+        new CrossingSpans(layout, schema),
+        new ConstraintDiagnosis(layout, schema));
+  }
+}
