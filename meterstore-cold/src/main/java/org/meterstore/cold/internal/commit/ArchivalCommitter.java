@@ -1,0 +1,192 @@
+package org.meterstore.cold.internal.commit;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.snapshot.WatermarkReader;
+import org.meterstore.cold.internal.write.SortedChunkWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The archival commit protocol (DESIGN § 5). Each attempt re-reads the table, first looks for this
+ * call's commit (an earlier attempt may have landed after all), then requires W to be at or before
+ * the window start (else another archiver won: {@code LOST_RACE}, nothing written), checks drift,
+ * writes the window's files and commits them with a freshly derived summary in one append with
+ * Iceberg's retry off. A refused commit's files are deleted before the next attempt; an unknown
+ * outcome keeps them and is resolved by re-reading the table for the commit id.
+ */
+public final class ArchivalCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchivalCommitter.class);
+
+  private final TableAccess access;
+  private final TableDefinition definition;
+  private final WriteSettings settings;
+  private final CommitCounter counter;
+
+  /** A committer for one table. */
+  public ArchivalCommitter(
+      TableAccess access,
+      TableDefinition definition,
+      WriteSettings settings,
+      CommitCounter counter) {
+    this.access = access;
+    this.definition = definition;
+    this.settings = settings;
+    this.counter = counter;
+  }
+
+  /** Runs the protocol for one window; see {@code ColdTable.archive}. */
+  public ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
+    String commitId = UUID.randomUUID().toString();
+    boolean unknownSeen = false;
+    ContentDigest digest = ContentDigest.EMPTY;
+    String lastFailure = "";
+    int max = settings.policy().maxAttempts();
+    for (int attempt = 1; attempt <= max; attempt++) {
+      if (attempt > 1) {
+        CommitSupport.pause(settings.policy(), attempt, access.tableName());
+      }
+      Table table = CommitSupport.withoutLibraryRetry(access, access.load());
+      Snapshot landed = CommitSupport.findLanded(table, commitId);
+      if (landed != null) {
+        return committed(landed, request, digest, attempt - 1, true);
+      }
+      Instant w = WatermarkReader.read(table, access.tableName());
+      if (w.isAfter(request.from())) {
+        counter.record(access.tableName(), "lost_race");
+        LOG.info("Cold table {}: window {} lost to W {}", access.tableName(), request.range(), w);
+        return new ArchiveResult(ArchiveStatus.LOST_RACE, -1, w, digest, attempt, unknownSeen);
+      }
+      CommitSupport.requireNoDrift(definition, table);
+      SortedChunkWriter.Written written = write(table, request, rows);
+      digest = written.digest();
+      AppendFiles append = table.newAppend();
+      written.files().forEach(append::appendFile);
+      summary(request, digest, commitId).forEach(append::set);
+      try {
+        append.commit();
+        counter.record(access.tableName(), "committed");
+        Snapshot mine = CommitSupport.findLanded(access.load(), commitId);
+        return committed(mine, request, digest, attempt, unknownSeen);
+      } catch (CommitFailedException e) {
+        counter.record(access.tableName(), "refused");
+        SortedChunkWriter.deleteQuietly(table.io(), written.files());
+        lastFailure = "refused: " + e.getMessage();
+        LOG.info(
+            "Cold table {}: commit attempt {} refused, files deleted", access.tableName(), attempt);
+      } catch (CommitStateUnknownException e) {
+        counter.record(access.tableName(), "unknown");
+        unknownSeen = true;
+        Snapshot learned = CommitSupport.findLanded(access.load(), commitId);
+        if (learned != null) {
+          return committed(learned, request, digest, attempt, true);
+        }
+        lastFailure = "unknown state, not landed when re-read: " + e.getMessage();
+        LOG.warn(
+            "Cold table {}: commit attempt {} in unknown state and not found; its {} files are kept",
+            access.tableName(),
+            attempt,
+            written.files().size());
+      } catch (RuntimeException e) {
+        SortedChunkWriter.deleteQuietly(table.io(), written.files());
+        throw new MeterStoreException(
+            ErrorKind.STORAGE,
+            "Cannot archive window "
+                + request.range()
+                + " of cold table "
+                + access.tableName()
+                + ": "
+                + e,
+            e);
+      }
+    }
+    throw new MeterStoreException(
+        ErrorKind.STORAGE,
+        "Cannot archive window "
+            + request.range()
+            + " of cold table "
+            + access.tableName()
+            + ": "
+            + max
+            + " commit attempts failed (last: "
+            + lastFailure
+            + ")");
+  }
+
+  private SortedChunkWriter.Written write(
+      Table table, ArchiveRequest request, Iterable<Object[]> rows) {
+    int fromIndex =
+        definition.columns().stream()
+            .map(c -> c.name())
+            .toList()
+            .indexOf(StandardColumn.FROM.columnName());
+    SortedChunkWriter writer =
+        new SortedChunkWriter(
+            table, definition, settings.chunkRows(), settings.targetFileSizeBytes());
+    return writer.write(
+        rows.iterator(),
+        row -> {
+          Instant from = (Instant) row[fromIndex];
+          if (from == null || from.isBefore(request.from()) || !from.isBefore(request.to())) {
+            throw MeterStoreException.invalid(
+                "from",
+                from,
+                "outside the archival window " + request.range() + " of " + definition.name());
+          }
+        });
+  }
+
+  private Map<String, String> summary(
+      ArchiveRequest request, ContentDigest digest, String commitId) {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put(SummaryKeys.WATERMARK, request.to().toString());
+    s.put(SummaryKeys.ARCHIVED_RANGE, request.range());
+    s.put(SummaryKeys.ROW_COUNT, Long.toString(digest.rowCount()));
+    s.put(SummaryKeys.ARCHIVED_AT, request.now().toString());
+    s.put(SummaryKeys.ARCHIVAL_STEP, definition.policy().archivalStep().toString());
+    s.put(SummaryKeys.LEASE_EPOCH, Long.toString(request.leaseEpoch()));
+    s.put(SummaryKeys.DIGEST, digest.toSummaryValue());
+    s.put(SummaryKeys.COMMIT_ID, commitId);
+    s.put(SummaryKeys.OPERATION, "archive");
+    return s;
+  }
+
+  private ArchiveResult committed(
+      Snapshot snapshot,
+      ArchiveRequest request,
+      ContentDigest digest,
+      int attempts,
+      boolean learned) {
+    LOG.info(
+        "Cold table {}: archived {} ({} rows) in snapshot {}, W now {}",
+        access.tableName(),
+        request.range(),
+        digest.rowCount(),
+        snapshot.snapshotId(),
+        request.to());
+    return new ArchiveResult(
+        ArchiveStatus.COMMITTED,
+        snapshot.snapshotId(),
+        request.to(),
+        digest,
+        Math.max(1, attempts),
+        learned);
+  }
+}
