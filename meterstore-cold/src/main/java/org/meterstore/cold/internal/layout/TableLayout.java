@@ -3,6 +3,7 @@ package org.meterstore.cold.internal.layout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
@@ -125,12 +126,12 @@ public final class TableLayout {
       differences.add("format version " + formatVersion + ", expected 2");
     }
     Schema schema = existing.schema();
-    String expectedSpec = describeSpec(table);
+    String expectedSpec = describe(spec(table, schema), schema);
     String actualSpec = describe(existing.spec(), schema);
     if (!expectedSpec.equals(actualSpec)) {
       differences.add("partition spec " + actualSpec + ", expected " + expectedSpec);
     }
-    String expectedOrder = "[" + MALO + " asc nulls_first, " + FROM + " asc nulls_first]";
+    String expectedOrder = describe(sortOrder(schema), schema);
     String actualOrder = describe(existing.sortOrder(), schema);
     if (!expectedOrder.equals(actualOrder)) {
       differences.add("sort order " + actualOrder + ", expected " + expectedOrder);
@@ -144,13 +145,6 @@ public final class TableLayout {
               + String.join("; ", differences)
               + ")");
     }
-  }
-
-  private static String describeSpec(TableDefinition table) {
-    List<String> parts = new ArrayList<>();
-    table.identityColumns().forEach(c -> parts.add("identity(" + c.name() + ")"));
-    parts.add("month(" + FROM + ")");
-    return parts.toString();
   }
 
   static String describe(PartitionSpec spec, Schema schema) {
@@ -169,9 +163,9 @@ public final class TableLayout {
       parts.add(
           name
               + " "
-              + f.direction().toString().toLowerCase(java.util.Locale.ROOT)
+              + f.direction().toString().toLowerCase(Locale.ROOT)
               + " "
-              + f.nullOrder().toString().toLowerCase(java.util.Locale.ROOT));
+              + f.nullOrder().toString().toLowerCase(Locale.ROOT));
     }
     return parts.toString();
   }
