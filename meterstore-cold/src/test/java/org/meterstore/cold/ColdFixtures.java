@@ -104,6 +104,21 @@ final class ColdFixtures {
     return copy;
   }
 
+  /** Reads every row of {@code table}'s current snapshot. */
+  static void forEachRow(
+      org.apache.iceberg.Table table,
+      TableDefinition def,
+      java.util.function.Consumer<Object[]> sink) {
+    org.meterstore.cold.internal.layout.RowConverter converter =
+        new org.meterstore.cold.internal.layout.RowConverter(def, table.schema());
+    try (CloseableIterable<org.apache.iceberg.data.Record> records =
+        org.apache.iceberg.data.IcebergGenerics.read(table).build()) {
+      records.forEach(r -> sink.accept(converter.toRow(r)));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** How many rows {@code rows} has; closes it. */
   static long count(CloseableIterable<Object[]> rows) {
     return canonical(rows).size();
