@@ -34,6 +34,7 @@ import org.meterstore.testing.TestDatabase;
 @ExtendWith(PostgresExtension.class)
 class LateCorrectionIT {
   private static final String ARCHIVED_VERSION = "20260102000000";
+
   /** A quarter-hour that {@link ColdFixtures#rows} archived for every meter. */
   private static final Instant HOUR1 = DAY2.minus(Duration.ofMinutes(15));
 
