@@ -157,6 +157,11 @@ public interface ColdTable {
    */
   OrphanReport removeOrphanFiles(Instant now, Duration minAge, boolean dryRun);
 
+  /** The dry run of {@link #removeOrphanFiles}: lists what would be deleted and deletes nothing. */
+  default OrphanReport findOrphanFiles(Instant now, Duration minAge) {
+    return removeOrphanFiles(now, minAge, true);
+  }
+
   /**
    * Compares the configured columns with the cold table's schema by name (DESIGN § 5). Loads the
    * table afresh; a table that cannot be loaded is reported {@link

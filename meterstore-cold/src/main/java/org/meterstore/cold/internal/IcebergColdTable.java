@@ -163,12 +163,12 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public boolean reassertWatermark(Instant now) {
-    return Restamper.reassert(access, now, settings.policy());
+    return Restamper.reassert(access, now, settings.policy(), counter);
   }
 
   @Override
   public ExpiryResult expireSnapshots(Instant now, TablePolicy policy) {
-    return Expirer.expire(access, now, policy, settings.policy());
+    return Expirer.expire(access, now, policy, settings.policy(), counter);
   }
 
   @Override

@@ -7,10 +7,9 @@ import java.util.UUID;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.SummaryKeys;
@@ -52,69 +51,25 @@ public final class ArchivalCommitter {
     this.counter = counter;
   }
 
+  /** What one call learned across its attempts. */
+  private static final class Progress {
+    final String commitId = UUID.randomUUID().toString();
+    ContentDigest digest = ContentDigest.EMPTY;
+    boolean unknownSeen;
+    String lastFailure = "";
+  }
+
   /** Runs the protocol for one window; see {@code ColdTable.archive}. */
   public ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
-    String commitId = UUID.randomUUID().toString();
-    boolean unknownSeen = false;
-    ContentDigest digest = ContentDigest.EMPTY;
-    String lastFailure = "";
+    Progress progress = new Progress();
     int max = settings.policy().maxAttempts();
     for (int attempt = 1; attempt <= max; attempt++) {
       if (attempt > 1) {
         CommitSupport.pause(settings.policy(), attempt, access.tableName());
       }
-      Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-      Snapshot landed = CommitSupport.findLanded(table, commitId);
-      if (landed != null) {
-        return committed(landed, request, digest, attempt - 1, true);
-      }
-      Instant w = WatermarkReader.read(table, access.tableName());
-      if (w.isAfter(request.from())) {
-        counter.record(access.tableName(), "lost_race");
-        LOG.info("Cold table {}: window {} lost to W {}", access.tableName(), request.range(), w);
-        return new ArchiveResult(ArchiveStatus.LOST_RACE, -1, w, digest, attempt, unknownSeen);
-      }
-      CommitSupport.requireNoDrift(definition, table);
-      SortedChunkWriter.Written written = write(table, request, rows);
-      digest = written.digest();
-      AppendFiles append = table.newAppend();
-      written.files().forEach(append::appendFile);
-      summary(request, digest, commitId).forEach(append::set);
-      try {
-        append.commit();
-        counter.record(access.tableName(), "committed");
-        Snapshot mine = CommitSupport.findLanded(access.load(), commitId);
-        return committed(mine, request, digest, attempt, unknownSeen);
-      } catch (CommitFailedException e) {
-        counter.record(access.tableName(), "refused");
-        SortedChunkWriter.deleteQuietly(table.io(), written.files());
-        lastFailure = "refused: " + e.getMessage();
-        LOG.info(
-            "Cold table {}: commit attempt {} refused, files deleted", access.tableName(), attempt);
-      } catch (CommitStateUnknownException e) {
-        counter.record(access.tableName(), "unknown");
-        unknownSeen = true;
-        Snapshot learned = CommitSupport.findLanded(access.load(), commitId);
-        if (learned != null) {
-          return committed(learned, request, digest, attempt, true);
-        }
-        lastFailure = "unknown state, not landed when re-read: " + e.getMessage();
-        LOG.warn(
-            "Cold table {}: commit attempt {} in unknown state and not found; its {} files are kept",
-            access.tableName(),
-            attempt,
-            written.files().size());
-      } catch (RuntimeException e) {
-        SortedChunkWriter.deleteQuietly(table.io(), written.files());
-        throw new MeterStoreException(
-            ErrorKind.STORAGE,
-            "Cannot archive window "
-                + request.range()
-                + " of cold table "
-                + access.tableName()
-                + ": "
-                + e,
-            e);
+      ArchiveResult result = attempt(request, rows, progress, attempt);
+      if (result != null) {
+        return result;
       }
     }
     throw new MeterStoreException(
@@ -126,15 +81,53 @@ public final class ArchivalCommitter {
             + ": "
             + max
             + " commit attempts failed (last: "
-            + lastFailure
+            + progress.lastFailure
             + ")");
+  }
+
+  /** One attempt: a final result, or null to try again. */
+  private ArchiveResult attempt(
+      ArchiveRequest request, Iterable<Object[]> rows, Progress progress, int attempt) {
+    Table table = CommitSupport.withoutLibraryRetry(access, access.load());
+    Snapshot landed = CommitSupport.findLanded(table, progress.commitId);
+    if (landed != null) {
+      return committed(landed, request, progress, attempt - 1);
+    }
+    Instant w = WatermarkReader.read(table, access.tableName());
+    if (w.isAfter(request.from())) {
+      counter.record(access.tableName(), "lost_race");
+      LOG.info("Cold table {}: window {} lost to W {}", access.tableName(), request.range(), w);
+      return new ArchiveResult(
+          ArchiveStatus.LOST_RACE, -1, w, progress.digest, attempt, progress.unknownSeen);
+    }
+    CommitSupport.requireNoDrift(definition, table);
+    SortedChunkWriter.Written written = write(table, request, rows);
+    progress.digest = written.digest();
+    AppendFiles append = table.newAppend();
+    written.files().forEach(append::appendFile);
+    summary(request, progress).forEach(append::set);
+    CommitAttempt.Result result =
+        CommitAttempt.commit(access, table, append, written.files(), progress.commitId, counter);
+    progress.unknownSeen |= result.unknown();
+    if (result.landed() != null) {
+      return committed(result.landed(), request, progress, attempt);
+    }
+    progress.lastFailure = result.failure();
+    LOG.info(
+        "Cold table {}: commit attempt {} did not land ({}); {} files {}",
+        access.tableName(),
+        attempt,
+        result.failure(),
+        written.files().size(),
+        result.unknown() ? "kept" : "deleted");
+    return null;
   }
 
   private SortedChunkWriter.Written write(
       Table table, ArchiveRequest request, Iterable<Object[]> rows) {
     int fromIndex =
         definition.columns().stream()
-            .map(c -> c.name())
+            .map(ColumnSpec::name)
             .toList()
             .indexOf(StandardColumn.FROM.columnName());
     SortedChunkWriter writer =
@@ -153,40 +146,35 @@ public final class ArchivalCommitter {
         });
   }
 
-  private Map<String, String> summary(
-      ArchiveRequest request, ContentDigest digest, String commitId) {
+  private Map<String, String> summary(ArchiveRequest request, Progress progress) {
     Map<String, String> s = new LinkedHashMap<>();
     s.put(SummaryKeys.WATERMARK, request.to().toString());
     s.put(SummaryKeys.ARCHIVED_RANGE, request.range());
-    s.put(SummaryKeys.ROW_COUNT, Long.toString(digest.rowCount()));
+    s.put(SummaryKeys.ROW_COUNT, Long.toString(progress.digest.rowCount()));
     s.put(SummaryKeys.ARCHIVED_AT, request.now().toString());
     s.put(SummaryKeys.ARCHIVAL_STEP, definition.policy().archivalStep().toString());
     s.put(SummaryKeys.LEASE_EPOCH, Long.toString(request.leaseEpoch()));
-    s.put(SummaryKeys.DIGEST, digest.toSummaryValue());
-    s.put(SummaryKeys.COMMIT_ID, commitId);
+    s.put(SummaryKeys.DIGEST, progress.digest.toSummaryValue());
+    s.put(SummaryKeys.COMMIT_ID, progress.commitId);
     s.put(SummaryKeys.OPERATION, "archive");
     return s;
   }
 
   private ArchiveResult committed(
-      Snapshot snapshot,
-      ArchiveRequest request,
-      ContentDigest digest,
-      int attempts,
-      boolean learned) {
+      Snapshot snapshot, ArchiveRequest request, Progress progress, int attempts) {
     LOG.info(
         "Cold table {}: archived {} ({} rows) in snapshot {}, W now {}",
         access.tableName(),
         request.range(),
-        digest.rowCount(),
+        progress.digest.rowCount(),
         snapshot.snapshotId(),
         request.to());
     return new ArchiveResult(
         ArchiveStatus.COMMITTED,
         snapshot.snapshotId(),
         request.to(),
-        digest,
+        progress.digest,
         Math.max(1, attempts),
-        learned);
+        progress.unknownSeen);
   }
 }

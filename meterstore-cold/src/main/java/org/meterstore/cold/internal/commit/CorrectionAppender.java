@@ -7,12 +7,11 @@ import java.util.UUID;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
@@ -52,6 +51,13 @@ public final class CorrectionAppender {
     this.counter = counter;
   }
 
+  /** What one call learned across its attempts. */
+  private static final class Progress {
+    final String commitId = UUID.randomUUID().toString();
+    List<WriteOutcome> outcomes = List.of();
+    String lastFailure = "";
+  }
+
   /** Appends {@code readings}; see {@code ColdTable.appendCorrections}. */
   public CorrectionResult append(List<StoredReading> readings, Instant now) {
     List<Object[]> rows = new ArrayList<>(readings.size());
@@ -59,65 +65,14 @@ public final class CorrectionAppender {
     if (rows.isEmpty()) {
       return new CorrectionResult(List.of(), 0, -1);
     }
-    String commitId = UUID.randomUUID().toString();
-    List<WriteOutcome> outcomes = List.of();
-    String lastFailure = "";
+    Progress progress = new Progress();
     for (int attempt = 1; attempt <= settings.policy().maxAttempts(); attempt++) {
       if (attempt > 1) {
         CommitSupport.pause(settings.policy(), attempt, access.tableName());
       }
-      Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-      Snapshot landed = CommitSupport.findLanded(table, commitId);
-      if (landed != null) {
-        return result(outcomes, landed);
-      }
-      Instant w = WatermarkReader.read(table, access.tableName());
-      requireBelow(rows, w);
-      CommitSupport.requireNoDrift(definition, table);
-      RowConverter converter = new RowConverter(definition, table.schema());
-      outcomes = new DuplicateCheck(definition, converter).classify(table, rows);
-      List<Object[]> toAppend = new ArrayList<>();
-      for (int i = 0; i < rows.size(); i++) {
-        if (outcomes.get(i) != WriteOutcome.DUPLICATE) {
-          toAppend.add(rows.get(i));
-        }
-      }
-      if (toAppend.isEmpty()) {
-        return new CorrectionResult(outcomes, 0, -1);
-      }
-      SortedChunkWriter.Written written =
-          new SortedChunkWriter(
-                  table, definition, settings.chunkRows(), settings.targetFileSizeBytes())
-              .write(toAppend.iterator(), row -> {});
-      AppendFiles append = table.newAppend();
-      written.files().forEach(append::appendFile);
-      append.set(SummaryKeys.WATERMARK, w.toString());
-      append.set(SummaryKeys.ROW_COUNT, Long.toString(written.digest().rowCount()));
-      append.set(SummaryKeys.ARCHIVED_AT, now.toString());
-      append.set(SummaryKeys.DIGEST, written.digest().toSummaryValue());
-      append.set(SummaryKeys.COMMIT_ID, commitId);
-      append.set(SummaryKeys.OPERATION, "correction");
-      try {
-        append.commit();
-        counter.record(access.tableName(), "committed");
-        return result(outcomes, CommitSupport.findLanded(access.load(), commitId));
-      } catch (CommitFailedException e) {
-        counter.record(access.tableName(), "refused");
-        SortedChunkWriter.deleteQuietly(table.io(), written.files());
-        lastFailure = "refused: " + e.getMessage();
-      } catch (CommitStateUnknownException e) {
-        counter.record(access.tableName(), "unknown");
-        Snapshot learned = CommitSupport.findLanded(access.load(), commitId);
-        if (learned != null) {
-          return result(outcomes, learned);
-        }
-        lastFailure = "unknown state, not landed when re-read: " + e.getMessage();
-      } catch (RuntimeException e) {
-        SortedChunkWriter.deleteQuietly(table.io(), written.files());
-        throw new MeterStoreException(
-            ErrorKind.STORAGE,
-            "Cannot append late corrections to cold table " + access.tableName() + ": " + e,
-            e);
+      CorrectionResult result = attempt(rows, now, progress);
+      if (result != null) {
+        return result;
       }
     }
     throw new MeterStoreException(
@@ -127,14 +82,56 @@ public final class CorrectionAppender {
             + " late corrections to cold table "
             + access.tableName()
             + ": every commit attempt failed (last: "
-            + lastFailure
+            + progress.lastFailure
             + ")");
+  }
+
+  /** One attempt: a final result, or null to try again. */
+  private CorrectionResult attempt(List<Object[]> rows, Instant now, Progress progress) {
+    Table table = CommitSupport.withoutLibraryRetry(access, access.load());
+    Snapshot landed = CommitSupport.findLanded(table, progress.commitId);
+    if (landed != null) {
+      return result(progress.outcomes, landed);
+    }
+    Instant w = WatermarkReader.read(table, access.tableName());
+    requireBelow(rows, w);
+    CommitSupport.requireNoDrift(definition, table);
+    RowConverter converter = new RowConverter(definition, table.schema());
+    progress.outcomes = new DuplicateCheck(definition, converter).classify(table, rows);
+    List<Object[]> toAppend = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (progress.outcomes.get(i) != WriteOutcome.DUPLICATE) {
+        toAppend.add(rows.get(i));
+      }
+    }
+    if (toAppend.isEmpty()) {
+      return new CorrectionResult(progress.outcomes, 0, -1);
+    }
+    SortedChunkWriter.Written written =
+        new SortedChunkWriter(
+                table, definition, settings.chunkRows(), settings.targetFileSizeBytes())
+            .write(toAppend.iterator(), row -> {});
+    AppendFiles append = table.newAppend();
+    written.files().forEach(append::appendFile);
+    append.set(SummaryKeys.WATERMARK, w.toString());
+    append.set(SummaryKeys.ROW_COUNT, Long.toString(written.digest().rowCount()));
+    append.set(SummaryKeys.ARCHIVED_AT, now.toString());
+    append.set(SummaryKeys.DIGEST, written.digest().toSummaryValue());
+    append.set(SummaryKeys.COMMIT_ID, progress.commitId);
+    append.set(SummaryKeys.OPERATION, "correction");
+    CommitAttempt.Result result =
+        CommitAttempt.commit(access, table, append, written.files(), progress.commitId, counter);
+    if (result.landed() != null) {
+      return result(progress.outcomes, result.landed());
+    }
+    progress.lastFailure = result.failure();
+    return null;
   }
 
   private void requireBelow(List<Object[]> rows, Instant w) {
     int from =
         definition.columns().stream()
-            .map(c -> c.name())
+            .map(ColumnSpec::name)
             .toList()
             .indexOf(StandardColumn.FROM.columnName());
     for (Object[] row : rows) {

@@ -20,6 +20,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.CommitPolicy;
 import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.slf4j.Logger;
@@ -40,8 +41,12 @@ public final class Expirer {
 
   /** Runs expiry at {@code now} under {@code policy}. */
   public static ExpiryResult expire(
-      TableAccess access, Instant now, TablePolicy policy, CommitPolicy commitPolicy) {
-    boolean restamped = Restamper.reassert(access, now, commitPolicy);
+      TableAccess access,
+      Instant now,
+      TablePolicy policy,
+      CommitPolicy commitPolicy,
+      CommitCounter counter) {
+    boolean restamped = Restamper.reassert(access, now, commitPolicy, counter);
     Table table = access.load();
     Instant cutoff = ExpiryPlanner.cutoff(now, policy.snapshotRetention());
     List<SnapshotInfo> snapshots = SnapshotLister.list(table, access.tableName());
@@ -56,25 +61,30 @@ public final class Expirer {
       return new ExpiryResult(cutoff, restamped, List.of(), snapshots.size());
     }
     requireTagsSurvive(table, now, access.tableName());
-    ExpireSnapshots op = table.expireSnapshots().expireOlderThan(0L).retainLast(1);
-    plan.forEach(op::expireSnapshotId);
+    execute(table, plan, access.tableName());
+    LOG.info(
+        "Cold table {}: expired {} snapshots before {}", access.tableName(), plan.size(), cutoff);
+    return new ExpiryResult(cutoff, restamped, plan, snapshots.size() - plan.size());
+  }
+
+  /** Hands exactly {@code plan} to Iceberg, after checking Iceberg would remove nothing more. */
+  private static void execute(Table table, List<Long> plan, String name) {
     try {
-      requireSamePlan(op.apply(), plan, access.tableName());
+      ExpireSnapshots op = table.expireSnapshots().expireOlderThan(0L).retainLast(1);
+      plan.forEach(op::expireSnapshotId);
+      requireSamePlan(op.apply(), plan, name);
       op.commit();
     } catch (ValidationException e) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,
-          "Cannot expire snapshots of cold table " + access.tableName() + ": " + e.getMessage(),
+          "Cannot expire snapshots of cold table " + name + ": " + e.getMessage(),
           e);
     } catch (CommitFailedException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE,
-          "Cannot expire snapshots of cold table " + access.tableName() + ": commit refused, retry",
+          "Cannot expire snapshots of cold table " + name + ": commit refused, retry",
           e);
     }
-    LOG.info(
-        "Cold table {}: expired {} snapshots before {}", access.tableName(), plan.size(), cutoff);
-    return new ExpiryResult(cutoff, restamped, plan, snapshots.size() - plan.size());
   }
 
   private static void requireSamePlan(List<Snapshot> wouldRemove, List<Long> plan, String name) {
