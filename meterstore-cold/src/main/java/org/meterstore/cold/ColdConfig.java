@@ -103,6 +103,7 @@ public record ColdConfig(
         CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, catalog);
   }
 
+  /** This config with another Iceberg namespace. */
   public ColdConfig withNamespace(String ns) {
     return new ColdConfig(
         kind,
@@ -118,6 +119,7 @@ public record ColdConfig(
         customCatalog);
   }
 
+  /** This config storing files through {@code S3FileIO} with {@code settings}. */
   public ColdConfig withS3(S3Settings settings) {
     return new ColdConfig(
         kind,
@@ -133,6 +135,7 @@ public record ColdConfig(
         customCatalog);
   }
 
+  /** This config with another target Parquet file size, in bytes. */
   public ColdConfig withTargetFileSizeBytes(long bytes) {
     return new ColdConfig(
         kind,
@@ -148,6 +151,7 @@ public record ColdConfig(
         customCatalog);
   }
 
+  /** This config sorting {@code rows} rows in memory at once. */
   public ColdConfig withChunkRows(int rows) {
     return new ColdConfig(
         kind,
@@ -163,6 +167,7 @@ public record ColdConfig(
         customCatalog);
   }
 
+  /** This config with another commit retry policy. */
   public ColdConfig withCommitPolicy(CommitPolicy policy) {
     return new ColdConfig(
         kind,
