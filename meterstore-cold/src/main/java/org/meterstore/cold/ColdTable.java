@@ -73,7 +73,20 @@ public interface ColdTable {
    *     (files of refused attempts deleted, files of attempts in unknown state kept for orphan
    *     removal); {@code QUARANTINED} on schema drift
    */
-  ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows);
+  default ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
+    return archive(request, rows, () -> true);
+  }
+
+  /**
+   * {@link #archive(ArchiveRequest, Iterable)}, asking {@code leaseHeld} immediately before each
+   * commit attempt whether the caller still holds its archival lease (DESIGN § 6 step 1: a lease
+   * lost mid-run cannot commit). When it answers false the call returns {@link
+   * org.meterstore.cold.commit.ArchiveStatus#LEASE_LOST} after deleting the attempt's files.
+   */
+  ArchiveResult archive(
+      ArchiveRequest request,
+      Iterable<Object[]> rows,
+      java.util.function.BooleanSupplier leaseHeld);
 
   /**
    * Appends late corrections: readings whose {@code from} is below W. They are sorted and written

@@ -236,6 +236,20 @@ class CommitProtocolIT {
     assertThat(parquetOnDisk("unknown_always")).isEqualTo(ColdFixtures.FAST.maxAttempts());
   }
 
+  @Test
+  void anArchiverWhoseLeaseIsLostBeforeCommittingCommitsNothing() {
+    TableDefinition def = TableDefinition.interval("lease_lost");
+    ColdTable table = store.table(def);
+
+    ArchiveResult result = table.archive(WINDOW, rows(def), () -> false);
+
+    assertThat(result.status()).isEqualTo(ArchiveStatus.LEASE_LOST);
+    assertThat(result.snapshotId()).isEqualTo(-1);
+    assertThat(table.watermark()).isEqualTo(Instant.EPOCH);
+    assertThat(table.snapshots()).isEmpty();
+    assertThat(parquetOnDisk("lease_lost")).isZero();
+  }
+
   private long parquetOnDisk(String table) {
     try {
       return JdbcCatalogIT.parquetFiles(warehouse.resolve("meterstore").resolve(table));

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,8 @@ import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.internal.IcebergColdTable;
+import org.meterstore.cold.internal.commit.InterceptingTableOperations;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
@@ -148,6 +151,34 @@ class LateCorrectionIT {
             MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
         .hasMessageContaining("below W");
     assertThat(table.snapshots()).hasSize(1);
+  }
+
+  @Test
+  void aRedeliveryRacingTheSameCorrectionIsReclassifiedAsADuplicateOnRetry() {
+    ColdTable table = archived("racing_redelivery");
+    ColdTable other = store.table(table.definition());
+    StoredReading correction = stored(malo(1), HOUR1, "99.5", "20260105000000");
+    long rows = ColdFixtures.count(table.read());
+    AtomicBoolean raced = new AtomicBoolean();
+    ((IcebergColdTable) table)
+        .access()
+        .decorate(
+            ops ->
+                new InterceptingTableOperations(
+                    ops,
+                    (base, next, commit) -> {
+                      if (raced.compareAndSet(false, true)) {
+                        other.appendCorrections(List.of(correction), NOW);
+                      }
+                      commit.run();
+                    }));
+
+    CorrectionResult result = table.appendCorrections(List.of(correction), NOW);
+
+    assertThat(raced).isTrue();
+    assertThat(result.outcomes()).containsExactly(WriteOutcome.DUPLICATE);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows + 1);
+    assertThat(table.watermark()).isEqualTo(DAY2);
   }
 
   /** The value {@link ColdFixtures#rows} gives meter {@code m} at {@code t}. */

@@ -9,5 +9,10 @@ public enum ArchiveStatus {
    * this call is in the table and every data file it wrote was deleted. The archival job reports
    * this as {@code LEASE_CONTENDED}, a benign no-op.
    */
-  LOST_RACE
+  LOST_RACE,
+  /**
+   * The caller's lease check, asked just before the commit, said the archival lease is no longer
+   * held: nothing of this call is in the table and the files it wrote were deleted.
+   */
+  LEASE_LOST
 }

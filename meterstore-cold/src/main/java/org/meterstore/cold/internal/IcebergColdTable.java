@@ -3,6 +3,7 @@ package org.meterstore.cold.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -78,8 +79,10 @@ public final class IcebergColdTable implements ColdTable {
   }
 
   @Override
-  public ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
-    return new ArchivalCommitter(access, definition, settings, counter).archive(request, rows);
+  public ArchiveResult archive(
+      ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld) {
+    return new ArchivalCommitter(access, definition, settings, counter)
+        .archive(request, rows, leaseHeld);
   }
 
   @Override

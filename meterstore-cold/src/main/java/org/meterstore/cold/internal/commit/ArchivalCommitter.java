@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -60,14 +61,15 @@ public final class ArchivalCommitter {
   }
 
   /** Runs the protocol for one window; see {@code ColdTable.archive}. */
-  public ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
+  public ArchiveResult archive(
+      ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld) {
     Progress progress = new Progress();
     int max = settings.policy().maxAttempts();
     for (int attempt = 1; attempt <= max; attempt++) {
       if (attempt > 1) {
         CommitSupport.pause(settings.policy(), attempt, access.tableName());
       }
-      ArchiveResult result = attempt(request, rows, progress, attempt);
+      ArchiveResult result = attempt(request, rows, leaseHeld, progress, attempt);
       if (result != null) {
         return result;
       }
@@ -87,9 +89,14 @@ public final class ArchivalCommitter {
 
   /** One attempt: a final result, or null to try again. */
   private ArchiveResult attempt(
-      ArchiveRequest request, Iterable<Object[]> rows, Progress progress, int attempt) {
+      ArchiveRequest request,
+      Iterable<Object[]> rows,
+      BooleanSupplier leaseHeld,
+      Progress progress,
+      int attempt) {
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-    Snapshot landed = CommitSupport.findLanded(table, progress.commitId);
+    Snapshot landed =
+        progress.unknownSeen ? CommitSupport.findLanded(table, progress.commitId) : null;
     if (landed != null) {
       return committed(landed, request, progress, attempt - 1);
     }
@@ -101,8 +108,27 @@ public final class ArchivalCommitter {
           ArchiveStatus.LOST_RACE, -1, w, progress.digest, attempt, progress.unknownSeen);
     }
     CommitSupport.requireNoDrift(definition, table);
+    return writeAndCommit(table, w, request, rows, leaseHeld, progress, attempt);
+  }
+
+  /** Writes the window and commits it: a final result, or null to try again. */
+  private ArchiveResult writeAndCommit(
+      Table table,
+      Instant w,
+      ArchiveRequest request,
+      Iterable<Object[]> rows,
+      BooleanSupplier leaseHeld,
+      Progress progress,
+      int attempt) {
     SortedChunkWriter.Written written = write(table, request, rows);
     progress.digest = written.digest();
+    if (!leaseHeld.getAsBoolean()) {
+      SortedChunkWriter.deleteQuietly(table.io(), written.files());
+      LOG.info(
+          "Cold table {}: lease lost before committing {}", access.tableName(), request.range());
+      return new ArchiveResult(
+          ArchiveStatus.LEASE_LOST, -1, w, progress.digest, attempt, progress.unknownSeen);
+    }
     AppendFiles append = table.newAppend();
     written.files().forEach(append::appendFile);
     summary(request, progress).forEach(append::set);

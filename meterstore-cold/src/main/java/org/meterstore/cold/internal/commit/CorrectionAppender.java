@@ -55,6 +55,7 @@ public final class CorrectionAppender {
   private static final class Progress {
     final String commitId = UUID.randomUUID().toString();
     List<WriteOutcome> outcomes = List.of();
+    boolean unknownSeen;
     String lastFailure = "";
   }
 
@@ -89,7 +90,8 @@ public final class CorrectionAppender {
   /** One attempt: a final result, or null to try again. */
   private CorrectionResult attempt(List<Object[]> rows, Instant now, Progress progress) {
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-    Snapshot landed = CommitSupport.findLanded(table, progress.commitId);
+    Snapshot landed =
+        progress.unknownSeen ? CommitSupport.findLanded(table, progress.commitId) : null;
     if (landed != null) {
       return result(progress.outcomes, landed);
     }
@@ -121,6 +123,7 @@ public final class CorrectionAppender {
     append.set(SummaryKeys.OPERATION, "correction");
     CommitAttempt.Result result =
         CommitAttempt.commit(access, table, append, written.files(), progress.commitId, counter);
+    progress.unknownSeen |= result.unknown();
     if (result.landed() != null) {
       return result(progress.outcomes, result.landed());
     }
