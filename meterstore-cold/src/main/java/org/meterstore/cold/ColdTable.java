@@ -3,6 +3,7 @@ package org.meterstore.cold;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.reading.StoredReading;
@@ -39,6 +40,13 @@ public interface ColdTable {
    * maintenance and for tests. Commits made through it bypass MeterStore's protocol.
    */
   Table icebergTable();
+
+  /**
+   * The archival step recorded in the table's {@code meterstore.archival-step} property when
+   * MeterStore created it, or empty for a table created by another tool (DESIGN § 6 step 3: the
+   * archival job compares it with the configured step).
+   */
+  Optional<Duration> recordedArchivalStep();
 
   /**
    * The watermark W: readings with {@code from < W} live here. Read from the current snapshot's

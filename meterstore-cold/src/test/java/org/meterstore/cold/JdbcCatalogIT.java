@@ -6,9 +6,14 @@ import static org.meterstore.cold.ColdFixtures.DAY1;
 import static org.meterstore.cold.ColdFixtures.DAY2;
 import static org.meterstore.cold.ColdFixtures.NOW;
 
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -33,6 +38,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
@@ -88,6 +94,39 @@ class JdbcCatalogIT {
         .containsEntry(SummaryKeys.LEASE_EPOCH, "7")
         .containsEntry(SummaryKeys.DIGEST, result.digest().toSummaryValue())
         .containsEntry(SummaryKeys.OPERATION, "archive");
+  }
+
+  @Test
+  void recordsTheArchivalStepAndCountsCommitAttemptsThroughTheInjectedOpenTelemetry(
+      TestDatabase db) {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+            .build();
+    TableDefinition def =
+        TableDefinition.interval("metered")
+            .withPolicy(TablePolicy.DEFAULTS.withArchivalStep(Duration.ofHours(6)));
+    try (ColdStore metered = ColdStore.open(ColdFixtures.jdbc(db, warehouse), otel)) {
+      ColdTable table = metered.table(def);
+      assertThat(table.recordedArchivalStep()).contains(Duration.ofHours(6));
+      table.archive(
+          new ArchiveRequest(DAY1, DAY1.plus(Duration.ofHours(6)), NOW, 1),
+          ColdFixtures.rows(def, 1, DAY1, DAY1.plus(Duration.ofHours(6)), 60));
+    }
+    MetricData data =
+        metrics.collectAllMetrics().stream()
+            .filter(m -> m.getName().equals("meterstore.cold.commit_attempts"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(data.getLongSumData().getPoints())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getValue()).isEqualTo(1);
+              assertThat(p.getAttributes().asMap().values()).contains("metered", "committed");
+            });
+    otel.close();
   }
 
   @Test

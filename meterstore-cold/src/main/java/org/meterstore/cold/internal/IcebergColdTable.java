@@ -2,7 +2,9 @@ package org.meterstore.cold.internal;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -15,6 +17,7 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
@@ -71,6 +74,25 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public Table icebergTable() {
     return access.load();
+  }
+
+  @Override
+  public Optional<Duration> recordedArchivalStep() {
+    String step = access.load().properties().get(SummaryKeys.TABLE_ARCHIVAL_STEP);
+    try {
+      return Optional.ofNullable(step).map(Duration::parse);
+    } catch (DateTimeParseException e) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot read the archival step of cold table "
+              + definition.name()
+              + ": "
+              + SummaryKeys.TABLE_ARCHIVAL_STEP
+              + " is '"
+              + step
+              + "', not an ISO-8601 duration",
+          e);
+    }
   }
 
   @Override
