@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.reading.StoredReading;
@@ -91,10 +92,7 @@ public interface ColdTable {
    * lost mid-run cannot commit). When it answers false the call returns {@link
    * org.meterstore.cold.commit.ArchiveStatus#LEASE_LOST} after deleting the attempt's files.
    */
-  ArchiveResult archive(
-      ArchiveRequest request,
-      Iterable<Object[]> rows,
-      java.util.function.BooleanSupplier leaseHeld);
+  ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld);
 
   /**
    * Appends late corrections: readings whose {@code from} is below W. They are sorted and written
