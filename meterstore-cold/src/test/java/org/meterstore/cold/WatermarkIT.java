@@ -98,6 +98,38 @@ class WatermarkIT {
   }
 
   @Test
+  void aForeignCommitLandingRightAfterTheRestampCannotStrandTheWatermark() {
+    ColdTable table = archivedDay1("restamp_then_foreign");
+    ForeignEngine.compact(table.icebergTable(), table.definition());
+    ColdTable foreign = store.table(table.definition());
+    AtomicBoolean once = new AtomicBoolean();
+    ((IcebergColdTable) table)
+        .access()
+        .decorate(
+            ops ->
+                new InterceptingTableOperations(
+                    ops,
+                    (base, next, commit) -> {
+                      commit.run();
+                      if (once.compareAndSet(false, true)) {
+                        ForeignEngine.append(
+                            foreign.icebergTable(),
+                            table.definition(),
+                            ColdFixtures.rows(table.definition(), 1, DAY1, DAY2, 120));
+                      }
+                    }));
+
+    ExpiryResult result =
+        table.expireSnapshots(
+            LATER, TablePolicy.DEFAULTS.withSnapshotRetention(Period.ofYears(10), 1));
+
+    assertThat(result.restamped()).isTrue();
+    assertThat(table.snapshots()).hasSize(2);
+    assertThat(table.snapshots().get(1).ownWatermark()).isFalse();
+    assertThat(table.watermark()).isEqualTo(DAY2);
+  }
+
+  @Test
   void aForeignExpiryWithoutRestampIsAnInvariantViolationNotTheEpoch() {
     ColdTable table = archivedDay1("foreign_expiry");
     Table iceberg = table.icebergTable();

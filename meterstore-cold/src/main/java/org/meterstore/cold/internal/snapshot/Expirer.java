@@ -19,6 +19,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.CommitPolicy;
+import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.snapshot.ExpiryResult;
@@ -52,9 +53,7 @@ public final class Expirer {
     List<SnapshotInfo> snapshots = SnapshotLister.list(table, access.tableName());
     Set<Long> protectedIds = new HashSet<>();
     table.refs().values().forEach(r -> protectedIds.add(r.snapshotId()));
-    if (table.currentSnapshot() != null) {
-      protectedIds.add(table.currentSnapshot().snapshotId());
-    }
+    protectedIds.addAll(chainToWatermark(table));
     List<Long> plan =
         ExpiryPlanner.plan(snapshots, protectedIds, cutoff, policy.minSnapshotsToKeep());
     if (plan.isEmpty()) {
@@ -65,6 +64,23 @@ public final class Expirer {
     LOG.info(
         "Cold table {}: expired {} snapshots before {}", access.tableName(), plan.size(), cutoff);
     return new ExpiryResult(cutoff, restamped, plan, snapshots.size() - plan.size());
+  }
+
+  /**
+   * The current snapshot and every ancestor up to the nearest one carrying W: the walk that reads W
+   * must never cross an expired snapshot, even if a foreign commit landed after the re-stamp.
+   */
+  private static Set<Long> chainToWatermark(Table table) {
+    Set<Long> chain = new HashSet<>();
+    Snapshot s = table.currentSnapshot();
+    while (s != null) {
+      chain.add(s.snapshotId());
+      if (s.summary().containsKey(SummaryKeys.WATERMARK) || s.parentId() == null) {
+        break;
+      }
+      s = table.snapshot(s.parentId());
+    }
+    return chain;
   }
 
   /** Hands exactly {@code plan} to Iceberg, after checking Iceberg would remove nothing more. */
