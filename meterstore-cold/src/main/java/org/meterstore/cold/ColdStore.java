@@ -1,0 +1,176 @@
+package org.meterstore.cold;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Objects;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.drift.DriftReport;
+import org.meterstore.cold.internal.IcebergColdTable;
+import org.meterstore.cold.internal.catalog.CatalogFactory;
+import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.commit.CommitCounter;
+import org.meterstore.cold.internal.commit.CommitSupport;
+import org.meterstore.cold.internal.commit.WriteSettings;
+import org.meterstore.cold.internal.layout.TableLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables.
+ * Made from a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the
+ * catalog MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
+ */
+public final class ColdStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ColdStore.class);
+
+  private final ColdConfig config;
+  private final Catalog catalog;
+  private final boolean ownsCatalog;
+  private final CommitCounter counter;
+
+  private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
+    this.config = config;
+    this.catalog = catalog;
+    this.ownsCatalog = ownsCatalog;
+    this.counter = new CommitCounter(otel);
+  }
+
+  /** Opens the cold tier without metrics. */
+  public static ColdStore open(ColdConfig config) {
+    return open(config, OpenTelemetry.noop());
+  }
+
+  /**
+   * Opens the cold tier: builds (or takes) the catalog and creates the namespace when absent.
+   *
+   * @param otel where metrics go; {@link OpenTelemetry#noop()} records nothing
+   * @throws MeterStoreException {@code STORAGE} when the catalog cannot be reached
+   */
+  public static ColdStore open(ColdConfig config, OpenTelemetry otel) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(otel, "otel");
+    boolean owns = config.kind() != CatalogKind.CUSTOM;
+    Catalog catalog = owns ? CatalogFactory.build(config) : config.customCatalog();
+    ColdStore store = new ColdStore(config, catalog, owns, otel);
+    store.ensureNamespace();
+    return store;
+  }
+
+  /** The configuration this store was opened with. */
+  public ColdConfig config() {
+    return config;
+  }
+
+  /** The Iceberg catalog (for the query layer and operators' tools). */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** The Iceberg identifier of {@code tableName}'s cold table. */
+  public TableIdentifier identifier(String tableName) {
+    return TableIdentifier.of(Namespace.of(config.namespace()), tableName);
+  }
+
+  /**
+   * The cold table of {@code definition}, created when absent (never dropped or re-created). An
+   * existing table is checked: when its schema is compatible, a partition spec, sort order or
+   * format version other than the configured layout is refused; a table with schema drift opens (so
+   * its W stays readable) and refuses writes with {@code QUARANTINED}. Makes sure Iceberg's own
+   * commit retry is off ({@code commit.retry.num-retries=0}).
+   *
+   * @throws MeterStoreException {@code CONFIG} naming the table and each layout difference; {@code
+   *     STORAGE} when the catalog fails
+   */
+  public ColdTable table(TableDefinition definition) {
+    TableIdentifier id = identifier(definition.name());
+    TableAccess access = new TableAccess(catalog, id, definition.name());
+    if (!exists(id)) {
+      create(definition, id);
+    }
+    Table table = CommitSupport.withoutLibraryRetry(access, access.load());
+    DriftReport drift = new IcebergColdTable(access, definition, settings(), counter).checkDrift();
+    if (drift.isCompatible()) {
+      TableLayout.verify(definition, table, formatVersion(table));
+    } else {
+      LOG.warn("Cold table {} is quarantined: {}", definition.name(), drift.reasons());
+    }
+    return new IcebergColdTable(access, definition, settings(), counter);
+  }
+
+  private WriteSettings settings() {
+    return WriteSettings.of(config);
+  }
+
+  private boolean exists(TableIdentifier id) {
+    try {
+      return catalog.tableExists(id);
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot look up cold table " + id + ": " + e, e);
+    }
+  }
+
+  private void create(TableDefinition definition, TableIdentifier id) {
+    org.apache.iceberg.Schema schema = TableLayout.schema(definition);
+    try {
+      catalog
+          .buildTable(id, schema)
+          .withPartitionSpec(TableLayout.spec(definition, schema))
+          .withSortOrder(TableLayout.sortOrder(schema))
+          .withProperties(TableLayout.properties(definition, config.targetFileSizeBytes()))
+          .create();
+      LOG.info("Created cold table {} as {}", definition.name(), id);
+    } catch (AlreadyExistsException e) {
+      LOG.info("Cold table {} was created concurrently; using it", definition.name());
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot create cold table " + definition.name() + ": " + e, e);
+    }
+  }
+
+  private static int formatVersion(Table table) {
+    return table instanceof HasTableOperations
+        ? ((HasTableOperations) table).operations().current().formatVersion()
+        : 2;
+  }
+
+  private void ensureNamespace() {
+    if (!(catalog instanceof SupportsNamespaces)) {
+      return;
+    }
+    SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+    Namespace ns = Namespace.of(config.namespace());
+    try {
+      if (!namespaces.namespaceExists(ns)) {
+        namespaces.createNamespace(ns);
+      }
+    } catch (AlreadyExistsException e) {
+      // created concurrently
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot create cold namespace " + ns + ": " + e, e);
+    }
+  }
+
+  /** Closes the catalog MeterStore built; a caller's catalog stays open. */
+  @Override
+  public void close() {
+    if (ownsCatalog && catalog instanceof Closeable) {
+      try {
+        ((Closeable) catalog).close();
+      } catch (IOException e) {
+        LOG.warn("Cannot close the cold catalog: {}", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package org.meterstore.cold;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.drift.DriftReport;
+import org.meterstore.cold.orphan.OrphanReport;
+import org.meterstore.cold.snapshot.ExpiryResult;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+
+/**
+ * One MeterStore table's cold tier: an Iceberg table (format v2, Parquet) whose snapshots carry the
+ * watermark W. Get one from {@link ColdStore#table}.
+ *
+ * <p>Rows are {@link org.meterstore.api.table.StoredRow} arrays in {@link
+ * TableDefinition#columns()} order: text as {@code String}, timestamptz as {@code Instant} (UTC),
+ * date as {@code LocalDate}, decimals as {@code BigDecimal}; null where a nullable column is empty.
+ *
+ * <p>Thread-safe: every call re-reads the table from the catalog, so calls from several threads or
+ * processes see each other's commits. Concurrent commits are serialised by the catalog's atomic
+ * swap; MeterStore's protocol decides what the loser does. Every failure is a {@link
+ * org.meterstore.api.MeterStoreException}; each method says what a failure leaves behind.
+ */
+public interface ColdTable {
+
+  /** The definition this table was opened with. */
+  TableDefinition definition();
+
+  /**
+   * The Iceberg table, freshly loaded: for reads by the query layer, for operators' out-of-band
+   * maintenance and for tests. Commits made through it bypass MeterStore's protocol.
+   */
+  Table icebergTable();
+
+  /**
+   * The archival step recorded in the table's {@code meterstore.archival-step} property when
+   * MeterStore created it, or empty for a table created by another tool (DESIGN § 6 step 3: the
+   * archival job compares it with the configured step).
+   */
+  Optional<Duration> recordedArchivalStep();
+
+  /**
+   * The watermark W: readings with {@code from < W} live here. Read from the current snapshot's
+   * {@code meterstore.watermark}; a snapshot without one (a foreign commit) is walked back through
+   * its parents to the nearest one that has it. A table without snapshots, or whose whole history
+   * carries none, has W = {@code 1970-01-01T00:00:00Z}.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when the walk reaches
+   *     a parent that no longer exists (expired by a foreign tool) before finding W; {@code
+   *     STORAGE} when the catalog cannot be read
+   */
+  Instant watermark();
+
+  /**
+   * Writes one archival window as Parquet files and commits them in one snapshot that moves W to
+   * {@code request.to()}, with the summary of DESIGN § 5.
+   *
+   * <p>{@code rows} is iterated once per commit attempt (so it must be re-iterable, e.g. a fresh
+   * keyset cursor over the detached partition) and never held in memory beyond one chunk of {@link
+   * ColdConfig#chunkRows()} rows: each chunk is sorted by partition, {@code malo_id}, {@code from}
+   * and written out, so files are sorted internally but a partition may get one file per chunk.
+   *
+   * <p>Each attempt re-reads the table first. It returns {@link
+   * org.meterstore.cold.commit.ArchiveStatus#LOST_RACE} without writing when another commit moved W
+   * past {@code request.from()}; it fails with {@code QUARANTINED} when the schema drifted. A
+   * commit the catalog refuses has its data files deleted and is retried per {@link
+   * ColdConfig#commitPolicy()}; after an unknown commit state the files are kept and the table is
+   * re-read to learn whether the commit landed (a later attempt also looks for it first).
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when a row lies outside
+   *     the window (nothing committed, files deleted); {@code STORAGE} when every attempt failed
+   *     (files of refused attempts deleted, files of attempts in unknown state kept for orphan
+   *     removal); {@code QUARANTINED} on schema drift
+   */
+  default ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows) {
+    return archive(request, rows, () -> true);
+  }
+
+  /**
+   * {@link #archive(ArchiveRequest, Iterable)}, asking {@code leaseHeld} immediately before each
+   * commit attempt whether the caller still holds its archival lease (DESIGN § 6 step 1: a lease
+   * lost mid-run cannot commit). When it answers false the call returns {@link
+   * org.meterstore.cold.commit.ArchiveStatus#LEASE_LOST} after deleting the attempt's files.
+   */
+  ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld);
+
+  /**
+   * Appends late corrections: readings whose {@code from} is below W. They are sorted and written
+   * with the archival layout; W does not move (the commit carries the current W forward). A reading
+   * whose merge key and version are already stored with the same value, unit and quality is a
+   * redelivery: reported {@code DUPLICATE} and not appended. Only the partitions and keys of the
+   * batch are scanned.
+   *
+   * @param readings the corrections, each stamped with {@link StoredReading#accept}
+   * @param now the caller's current time, stamped as {@code meterstore.archived-at}
+   * @throws org.meterstore.api.MeterStoreException {@code INTEGRITY_VIOLATION} when a reading
+   *     restates a stored version with a different value, unit or quality (nothing appended);
+   *     {@code INVALID_INPUT} when a reading is at or above W (it belongs to the hot tier); {@code
+   *     STORAGE} when every commit attempt failed
+   */
+  CorrectionResult appendCorrections(List<StoredReading> readings, Instant now);
+
+  /** Every snapshot, ordered by sequence number (oldest first), with its W and tags. */
+  List<SnapshotInfo> snapshots();
+
+  /**
+   * Tags the current snapshot with {@code name}: a named, retained snapshot that expiry never
+   * removes (a settlement pin).
+   *
+   * @return the tagged snapshot's id
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when the table has no
+   *     snapshot or the tag exists
+   */
+  long tagSnapshot(String name);
+
+  /** Tags snapshot {@code snapshotId} with {@code name}; see {@link #tagSnapshot(String)}. */
+  long tagSnapshot(String name, long snapshotId);
+
+  /** The rows of the current snapshot, in no particular order. Close the iterable. */
+  CloseableIterable<Object[]> read();
+
+  /**
+   * The rows of snapshot {@code snapshotId}.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code QUERY} naming the snapshot when it does
+   *     not exist (expired or never), never a fallback to another snapshot
+   */
+  CloseableIterable<Object[]> readSnapshot(long snapshotId);
+
+  /** The rows of the snapshot tagged {@code tag}; {@code QUERY} when there is no such tag. */
+  CloseableIterable<Object[]> readTag(String tag);
+
+  /**
+   * Re-stamps W onto the current snapshot when it carries none (after foreign maintenance): an
+   * empty commit whose summary carries the W the history already says. Never moves W.
+   *
+   * @param now the caller's current time
+   * @return whether a re-stamp commit was made (false: the current snapshot already carries W, or
+   *     the table has no snapshot)
+   * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when the history no
+   *     longer says what W is
+   */
+  boolean reassertWatermark(Instant now);
+
+  /**
+   * Expires snapshots by MeterStore's policy alone: a snapshot committed before {@code now -
+   * policy.snapshotRetention()} is removed unless it is current, tagged, or among the newest {@code
+   * policy.minSnapshotsToKeep()}. Re-stamps W first. The table's {@code history.expire.*}
+   * properties cannot widen the set: if Iceberg would remove more, nothing is removed and the call
+   * fails. Data files still referenced are never deleted; files only expired snapshots referenced
+   * (for example those a foreign compaction replaced) are.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when Iceberg would
+   *     expire more than MeterStore's plan (nothing expired); {@code CONFIG} when the table forbids
+   *     garbage collection
+   */
+  ExpiryResult expireSnapshots(Instant now, TablePolicy policy);
+
+  /**
+   * Finds, and unless {@code dryRun} deletes, files under the table's location that no retained
+   * snapshot or metadata file references and that were last modified before {@code now - minAge}.
+   * The minimum age protects files of commits still in flight. Runs in this JVM through the
+   * FileIO's prefix listing.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code CONFIG} when the FileIO cannot list
+   */
+  OrphanReport removeOrphanFiles(Instant now, Duration minAge, boolean dryRun);
+
+  /** The dry run of {@link #removeOrphanFiles}: lists what would be deleted and deletes nothing. */
+  default OrphanReport findOrphanFiles(Instant now, Duration minAge) {
+    return removeOrphanFiles(now, minAge, true);
+  }
+
+  /**
+   * Compares the configured columns with the cold table's schema by name (DESIGN § 5). Loads the
+   * table afresh; a table that cannot be loaded is reported {@link
+   * org.meterstore.cold.drift.DriftVerdict#UNKNOWN}, never compatible.
+   */
+  DriftReport checkDrift();
+
+  /**
+   * {@link #checkDrift()}, throwing when the table is not compatible.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code QUARANTINED} naming the table and reasons
+   */
+  default void requireNoDrift() {
+    checkDrift().requireCompatible();
+  }
+}

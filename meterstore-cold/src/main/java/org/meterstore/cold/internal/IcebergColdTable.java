@@ -1,0 +1,214 @@
+package org.meterstore.cold.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.drift.DriftReport;
+import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.commit.ArchivalCommitter;
+import org.meterstore.cold.internal.commit.CommitCounter;
+import org.meterstore.cold.internal.commit.CorrectionAppender;
+import org.meterstore.cold.internal.commit.WriteSettings;
+import org.meterstore.cold.internal.drift.SchemaDrift;
+import org.meterstore.cold.internal.layout.RowConverter;
+import org.meterstore.cold.internal.orphan.OrphanScanner;
+import org.meterstore.cold.internal.snapshot.Expirer;
+import org.meterstore.cold.internal.snapshot.Restamper;
+import org.meterstore.cold.internal.snapshot.SnapshotLister;
+import org.meterstore.cold.internal.snapshot.WatermarkReader;
+import org.meterstore.cold.orphan.OrphanReport;
+import org.meterstore.cold.snapshot.ExpiryResult;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+
+/**
+ * The {@link ColdTable} over one Iceberg table: it wires the protocol classes together and owns
+ * nothing but the table's access, its definition and the write settings. Every call loads the table
+ * afresh.
+ */
+public final class IcebergColdTable implements ColdTable {
+  private final TableAccess access;
+  private final TableDefinition definition;
+  private final WriteSettings settings;
+  private final CommitCounter counter;
+
+  /** The cold table behind {@code access}. */
+  public IcebergColdTable(
+      TableAccess access,
+      TableDefinition definition,
+      WriteSettings settings,
+      CommitCounter counter) {
+    this.access = access;
+    this.definition = definition;
+    this.settings = settings;
+    this.counter = counter;
+  }
+
+  /** The access, for tests that inject commit faults through {@link TableAccess#decorate}. */
+  public TableAccess access() {
+    return access;
+  }
+
+  @Override
+  public TableDefinition definition() {
+    return definition;
+  }
+
+  @Override
+  public Table icebergTable() {
+    return access.load();
+  }
+
+  @Override
+  public Optional<Duration> recordedArchivalStep() {
+    String step = access.load().properties().get(SummaryKeys.TABLE_ARCHIVAL_STEP);
+    try {
+      return Optional.ofNullable(step).map(Duration::parse);
+    } catch (DateTimeParseException e) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot read the archival step of cold table "
+              + definition.name()
+              + ": "
+              + SummaryKeys.TABLE_ARCHIVAL_STEP
+              + " is '"
+              + step
+              + "', not an ISO-8601 duration",
+          e);
+    }
+  }
+
+  @Override
+  public Instant watermark() {
+    return WatermarkReader.read(access.load(), definition.name());
+  }
+
+  @Override
+  public ArchiveResult archive(
+      ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld) {
+    return new ArchivalCommitter(access, definition, settings, counter)
+        .archive(request, rows, leaseHeld);
+  }
+
+  @Override
+  public CorrectionResult appendCorrections(List<StoredReading> readings, Instant now) {
+    return new CorrectionAppender(access, definition, settings, counter).append(readings, now);
+  }
+
+  @Override
+  public List<SnapshotInfo> snapshots() {
+    return SnapshotLister.list(access.load(), definition.name());
+  }
+
+  @Override
+  public long tagSnapshot(String name) {
+    Snapshot current = access.load().currentSnapshot();
+    if (current == null) {
+      throw MeterStoreException.invalid(
+          "tag", name, "cold table " + definition.name() + " has no snapshot to tag");
+    }
+    return tagSnapshot(name, current.snapshotId());
+  }
+
+  @Override
+  public long tagSnapshot(String name, long snapshotId) {
+    Table table = access.load();
+    if (name == null || name.isBlank() || table.refs().containsKey(name)) {
+      throw MeterStoreException.invalid(
+          "tag", name, "a new, non-empty ref name in cold table " + definition.name());
+    }
+    if (table.snapshot(snapshotId) == null) {
+      throw MeterStoreException.invalid(
+          "snapshot", snapshotId, "an existing snapshot of cold table " + definition.name());
+    }
+    table
+        .manageSnapshots()
+        .createTag(name, snapshotId)
+        .setMaxRefAgeMs(name, Long.MAX_VALUE)
+        .commit();
+    return snapshotId;
+  }
+
+  @Override
+  public CloseableIterable<Object[]> read() {
+    Table table = access.load();
+    Snapshot current = table.currentSnapshot();
+    return current == null ? CloseableIterable.empty() : rows(table, current.snapshotId());
+  }
+
+  @Override
+  public CloseableIterable<Object[]> readSnapshot(long snapshotId) {
+    Table table = access.load();
+    if (table.snapshot(snapshotId) == null) {
+      throw new MeterStoreException(
+          ErrorKind.QUERY,
+          "Cannot read snapshot "
+              + snapshotId
+              + " of cold table "
+              + definition.name()
+              + ": it does not exist (expired or never committed)");
+    }
+    return rows(table, snapshotId);
+  }
+
+  @Override
+  public CloseableIterable<Object[]> readTag(String tag) {
+    Table table = access.load();
+    SnapshotRef ref = table.refs().get(tag);
+    if (ref == null || !ref.isTag()) {
+      throw new MeterStoreException(
+          ErrorKind.QUERY,
+          "Cannot read tag " + tag + " of cold table " + definition.name() + ": no such tag");
+    }
+    return rows(table, ref.snapshotId());
+  }
+
+  private CloseableIterable<Object[]> rows(Table table, long snapshotId) {
+    RowConverter converter = new RowConverter(definition, table.schema());
+    return CloseableIterable.transform(
+        IcebergGenerics.read(table).useSnapshot(snapshotId).build(), converter::toRow);
+  }
+
+  @Override
+  public boolean reassertWatermark(Instant now) {
+    return Restamper.reassert(access, now, settings.policy(), counter);
+  }
+
+  @Override
+  public ExpiryResult expireSnapshots(Instant now, TablePolicy policy) {
+    return Expirer.expire(access, now, policy, settings.policy(), counter);
+  }
+
+  @Override
+  public OrphanReport removeOrphanFiles(Instant now, Duration minAge, boolean dryRun) {
+    return OrphanScanner.scan(access, now, minAge, dryRun);
+  }
+
+  @Override
+  public DriftReport checkDrift() {
+    Table table;
+    try {
+      table = access.load();
+      return SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
+    } catch (RuntimeException e) {
+      return SchemaDrift.unknown(definition.name(), e);
+    }
+  }
+}

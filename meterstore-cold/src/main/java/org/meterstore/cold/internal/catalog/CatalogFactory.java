@@ -1,0 +1,83 @@
+package org.meterstore.cold.internal.catalog;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.CatalogKind;
+import org.meterstore.cold.ColdConfig;
+import org.meterstore.cold.S3Settings;
+
+/**
+ * Builds the Iceberg catalog a {@link ColdConfig} describes. The JDBC catalog uses schema version
+ * V1 (views supported) and Hadoop's FileIO for {@code file://} warehouses, the only persistent
+ * local FileIO Iceberg has; S3 settings switch any catalog to {@code S3FileIO}.
+ */
+public final class CatalogFactory {
+  /** The catalog name MeterStore registers its catalogs under. */
+  public static final String CATALOG_NAME = "meterstore";
+
+  private CatalogFactory() {}
+
+  /**
+   * A new catalog for {@code config} (not for {@link CatalogKind#CUSTOM}).
+   *
+   * @throws MeterStoreException {@code STORAGE} when the catalog cannot be reached or initialised
+   */
+  public static Catalog build(ColdConfig config) {
+    Map<String, String> props = properties(config);
+    try {
+      return CatalogUtil.buildIcebergCatalog(
+          CATALOG_NAME, props, new org.apache.hadoop.conf.Configuration());
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE,
+          "Cannot open the " + config.kind() + " cold catalog at " + config.uri() + ": " + e,
+          e);
+    }
+  }
+
+  /** The catalog properties for {@code config}; they contain secrets, so never log them. */
+  public static Map<String, String> properties(ColdConfig config) {
+    Map<String, String> p = new LinkedHashMap<>();
+    if (config.kind() == CatalogKind.JDBC) {
+      p.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
+      p.put("jdbc.schema-version", "V1");
+      putIfSet(p, "jdbc.user", config.user());
+      putIfSet(p, "jdbc.password", config.password());
+    } else if (config.kind() == CatalogKind.REST) {
+      p.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.rest.RESTCatalog");
+    } else {
+      throw new IllegalArgumentException("a CUSTOM catalog is built by the caller");
+    }
+    p.put(CatalogProperties.URI, config.uri());
+    putIfSet(p, CatalogProperties.WAREHOUSE_LOCATION, config.warehouse());
+    if (config.s3() != null) {
+      p.putAll(s3Properties(config.s3()));
+    }
+    return p;
+  }
+
+  /** {@code S3FileIO} properties for {@code s3}. */
+  public static Map<String, String> s3Properties(S3Settings s3) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+    if (s3.endpoint() != null) {
+      p.put("s3.endpoint", s3.endpoint().toString());
+    }
+    p.put("s3.path-style-access", Boolean.toString(s3.pathStyleAccess()));
+    p.put("client.region", s3.region());
+    putIfSet(p, "s3.access-key-id", s3.accessKeyId());
+    putIfSet(p, "s3.secret-access-key", s3.secretAccessKey());
+    return p;
+  }
+
+  private static void putIfSet(Map<String, String> p, String key, String value) {
+    if (value != null && !value.isEmpty()) {
+      p.put(key, value);
+    }
+  }
+}

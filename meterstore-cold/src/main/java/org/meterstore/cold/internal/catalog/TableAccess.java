@@ -1,0 +1,75 @@
+package org.meterstore.cold.internal.catalog;
+
+import java.util.function.UnaryOperator;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+
+/**
+ * Loads one cold table from its catalog, afresh on every call, so that callers never commit against
+ * a base they did not just read. An optional decorator wraps the table's {@link TableOperations}:
+ * the seam through which tests inject refused and unknown commits.
+ */
+public final class TableAccess {
+  private final Catalog catalog;
+  private final TableIdentifier identifier;
+  private final String tableName;
+  private volatile UnaryOperator<TableOperations> decorator;
+
+  /** Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages. */
+  public TableAccess(Catalog catalog, TableIdentifier identifier, String tableName) {
+    this.catalog = catalog;
+    this.identifier = identifier;
+    this.tableName = tableName;
+  }
+
+  /** The MeterStore table name. */
+  public String tableName() {
+    return tableName;
+  }
+
+  /** The Iceberg identifier. */
+  public TableIdentifier identifier() {
+    return identifier;
+  }
+
+  /** Wraps the operations of every table loaded from now on; null removes the wrapper. */
+  public void decorate(UnaryOperator<TableOperations> newDecorator) {
+    this.decorator = newDecorator;
+  }
+
+  /**
+   * The table as the catalog has it now.
+   *
+   * @throws MeterStoreException {@code CONFIG} when the table does not exist, {@code STORAGE} when
+   *     the catalog or its metadata cannot be read
+   */
+  public Table load() {
+    Table table = loadRaw();
+    UnaryOperator<TableOperations> d = decorator;
+    if (d != null && table instanceof HasTableOperations) {
+      return new BaseTable(d.apply(((HasTableOperations) table).operations()), table.name());
+    }
+    return table;
+  }
+
+  private Table loadRaw() {
+    try {
+      return catalog.loadTable(identifier);
+    } catch (NoSuchTableException e) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
+          e);
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.meterstore.cold.internal.commit;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.CommitPolicy;
+import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.drift.SchemaDrift;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every MeterStore commit does before and between attempts: make sure Iceberg will not retry
+ * on its own, check schema drift, find a commit by its id after an unknown outcome, and pause with
+ * jitter before the next attempt.
+ */
+public final class CommitSupport {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitSupport.class);
+
+  private CommitSupport() {}
+
+  /**
+   * The table with {@code commit.retry.num-retries=0}, setting it first when an operator changed
+   * it: Iceberg's own retry would re-apply a MeterStore commit to a newer base with a stale W.
+   */
+  public static Table withoutLibraryRetry(TableAccess access, Table table) {
+    if ("0".equals(table.properties().get(TableProperties.COMMIT_NUM_RETRIES))) {
+      return table;
+    }
+    LOG.info(
+        "Setting {}=0 on cold table {} (MeterStore retries its own commits)",
+        TableProperties.COMMIT_NUM_RETRIES,
+        access.tableName());
+    table.updateProperties().set(TableProperties.COMMIT_NUM_RETRIES, "0").commit();
+    return access.load();
+  }
+
+  /** Throws {@code QUARANTINED} when {@code table}'s schema drifted from {@code definition}. */
+  public static void requireNoDrift(TableDefinition definition, Table table) {
+    SchemaDrift.compare(definition.name(), definition.columns(), table.schema())
+        .requireCompatible();
+  }
+
+  /**
+   * The snapshot among the current snapshot's ancestors whose summary carries {@code commitId}, or
+   * null. The walk stops at a missing parent.
+   */
+  public static Snapshot findLanded(Table table, String commitId) {
+    Snapshot s = table.currentSnapshot();
+    while (s != null) {
+      if (commitId.equals(s.summary().get(SummaryKeys.COMMIT_ID))) {
+        return s;
+      }
+      s = s.parentId() == null ? null : table.snapshot(s.parentId());
+    }
+    return null;
+  }
+
+  /**
+   * Sleeps before attempt {@code nextAttempt} (2 or more): uniformly between {@code minBackoff ×
+   * 2^(nextAttempt-2)} (capped at the maximum) and {@code maxBackoff}.
+   */
+  public static void pause(CommitPolicy policy, int nextAttempt, String tableName) {
+    long max = policy.maxBackoff().toMillis();
+    long min = Math.min(max, policy.minBackoff().toMillis() << Math.min(20, nextAttempt - 2));
+    long millis = min >= max ? max : ThreadLocalRandom.current().nextLong(min, max + 1);
+    try {
+      Thread.sleep(Duration.ofMillis(millis).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot commit to cold table " + tableName + ": interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package org.meterstore.cold.internal.commit;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.internal.layout.RowConverter;
+
+/**
+ * The cold duplicate check of a late-correction batch (DESIGN § 3.3). It scans only the rows that
+ * can share a merge key with the batch — {@code malo_id} and {@code obis_code} in the batch's sets
+ * and {@code from} within its range, which prunes partitions by month and files by statistics and
+ * bloom filters — and classifies each reading against them and against the batch's earlier
+ * readings: same key and version with the same value, unit and quality is a {@code DUPLICATE}; with
+ * anything else it is an integrity violation; a different version scope for the same key (a second
+ * network operator) is one too.
+ */
+final class DuplicateCheck {
+  private final TableDefinition definition;
+  private final RowConverter converter;
+  private final int[] keyIndex;
+  private final int version;
+  private final int scope;
+  private final int value;
+  private final int unit;
+  private final int quality;
+
+  DuplicateCheck(TableDefinition definition, RowConverter converter) {
+    this.definition = definition;
+    this.converter = converter;
+    this.keyIndex = definition.mergeKey().stream().mapToInt(converter::indexOf).toArray();
+    this.version = converter.indexOf(StandardColumn.VERSION.columnName());
+    this.scope = converter.indexOf(StandardColumn.VERSION_SCOPE.columnName());
+    this.value = converter.indexOf(StandardColumn.VALUE.columnName());
+    this.unit = converter.indexOf(StandardColumn.UNIT.columnName());
+    this.quality = converter.indexOf(StandardColumn.QUALITY.columnName());
+  }
+
+  /**
+   * One outcome per row of {@code batch}.
+   *
+   * @throws MeterStoreException {@code INTEGRITY_VIOLATION} naming the table and the reading
+   */
+  List<WriteOutcome> classify(Table table, List<Object[]> batch) {
+    Map<List<Object>, List<Object[]>> stored = storedByKey(table, batch);
+    List<WriteOutcome> outcomes = new ArrayList<>(batch.size());
+    for (Object[] row : batch) {
+      List<Object> key = key(row);
+      List<Object[]> versions = stored.computeIfAbsent(key, k -> new ArrayList<>());
+      WriteOutcome outcome = classify(row, key, versions);
+      if (outcome != WriteOutcome.DUPLICATE) {
+        versions.add(row);
+      }
+      outcomes.add(outcome);
+    }
+    return outcomes;
+  }
+
+  private WriteOutcome classify(Object[] row, List<Object> key, List<Object[]> versions) {
+    BigDecimal v = (BigDecimal) row[version];
+    BigDecimal highest = null;
+    for (Object[] other : versions) {
+      if (!row[scope].equals(other[scope])) {
+        throw violation(key, "a reading has one network operator; stored scope " + other[scope]);
+      }
+      BigDecimal ov = (BigDecimal) other[version];
+      if (ov.compareTo(v) == 0) {
+        if (sameContent(row, other)) {
+          return WriteOutcome.DUPLICATE;
+        }
+        throw violation(key, "version " + v + " is stored with another value, unit or quality");
+      }
+      highest = highest == null || ov.compareTo(highest) > 0 ? ov : highest;
+    }
+    if (highest == null) {
+      return WriteOutcome.INSERTED;
+    }
+    return v.compareTo(highest) > 0 ? WriteOutcome.SUPERSEDED : WriteOutcome.SHADOWED;
+  }
+
+  private boolean sameContent(Object[] a, Object[] b) {
+    return ((BigDecimal) a[value]).compareTo((BigDecimal) b[value]) == 0
+        && a[unit].equals(b[unit])
+        && a[quality].equals(b[quality]);
+  }
+
+  private MeterStoreException violation(List<Object> key, String rule) {
+    return new MeterStoreException(
+        ErrorKind.INTEGRITY_VIOLATION,
+        "Cannot append late correction "
+            + definition.mergeKey()
+            + "="
+            + key
+            + " to cold table "
+            + definition.name()
+            + ": "
+            + rule);
+  }
+
+  private List<Object> key(Object[] row) {
+    List<Object> key = new ArrayList<>(keyIndex.length);
+    for (int i : keyIndex) {
+      key.add(row[i]);
+    }
+    return key;
+  }
+
+  private Map<List<Object>, List<Object[]>> storedByKey(Table table, List<Object[]> batch) {
+    Map<List<Object>, List<Object[]>> stored = new HashMap<>();
+    if (table.currentSnapshot() == null) {
+      return stored;
+    }
+    Set<List<Object>> wanted = new HashSet<>();
+    batch.forEach(r -> wanted.add(key(r)));
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table).where(filter(batch)).build()) {
+      for (Record record : records) {
+        Object[] row = converter.toRow(record);
+        List<Object> key = key(row);
+        if (wanted.contains(key)) {
+          stored.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot scan cold table " + definition.name() + ": " + e, e);
+    }
+    return stored;
+  }
+
+  private Expression filter(List<Object[]> batch) {
+    int malo = converter.indexOf(StandardColumn.MALO_ID.columnName());
+    int obis = converter.indexOf(StandardColumn.OBIS_CODE.columnName());
+    int from = converter.indexOf(StandardColumn.FROM.columnName());
+    Set<String> malos = new HashSet<>();
+    Set<String> obisCodes = new HashSet<>();
+    Instant min = null;
+    Instant max = null;
+    for (Object[] r : batch) {
+      malos.add((String) r[malo]);
+      obisCodes.add((String) r[obis]);
+      Instant f = (Instant) r[from];
+      min = min == null || f.isBefore(min) ? f : min;
+      max = max == null || f.isAfter(max) ? f : max;
+    }
+    String fromName = StandardColumn.FROM.columnName();
+    return Expressions.and(
+        Expressions.in(StandardColumn.MALO_ID.columnName(), malos.toArray()),
+        Expressions.in(StandardColumn.OBIS_CODE.columnName(), obisCodes.toArray()),
+        Expressions.greaterThanOrEqual(fromName, micros(min)),
+        Expressions.lessThanOrEqual(fromName, micros(max)));
+  }
+
+  private static long micros(Instant i) {
+    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
+  }
+}

@@ -1,0 +1,114 @@
+package org.meterstore.cold.internal.layout;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.TableDefinition;
+
+/**
+ * Converts between MeterStore's row arrays (in {@code columns()} order, {@code Instant} for
+ * timestamptz) and Iceberg generic records of the table's <em>current</em> schema, matching columns
+ * by name. A configured column the table lacks is not written and a table column the configuration
+ * lacks is written null: the drift check has accepted exactly those differences before a write
+ * (nullable columns only). Timestamps become {@code OffsetDateTime} in UTC and decimals take the
+ * column's scale exactly.
+ */
+public final class RowConverter {
+  private final String tableName;
+  private final Schema schema;
+  private final List<Types.NestedField> fields;
+  private final int[] sourceIndex;
+  private final String[] configured;
+
+  /** A converter between {@code table}'s rows and records of {@code schema}. */
+  public RowConverter(TableDefinition table, Schema schema) {
+    this.tableName = table.name();
+    this.schema = schema;
+    this.fields = schema.columns();
+    List<String> names = table.columns().stream().map(ColumnSpec::name).toList();
+    this.configured = names.toArray(new String[0]);
+    this.sourceIndex = new int[fields.size()];
+    for (int i = 0; i < fields.size(); i++) {
+      sourceIndex[i] = names.indexOf(fields.get(i).name());
+    }
+  }
+
+  /** The schema records are built for. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /**
+   * The record of one row.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when a required value is missing or a value
+   *     does not fit its column
+   */
+  public Record toRecord(Object[] row) {
+    if (row.length != configured.length) {
+      throw MeterStoreException.invalid(
+          "row", row.length + " values", "table " + tableName + " has " + configured.length);
+    }
+    GenericRecord record = GenericRecord.create(schema);
+    for (int i = 0; i < fields.size(); i++) {
+      Types.NestedField field = fields.get(i);
+      Object value = sourceIndex[i] < 0 ? null : row[sourceIndex[i]];
+      if (value == null && field.isRequired()) {
+        throw MeterStoreException.invalid(
+            field.name(), null, "required in cold table " + tableName);
+      }
+      record.set(i, value == null ? null : toIceberg(field, value));
+    }
+    return record;
+  }
+
+  private Object toIceberg(Types.NestedField field, Object value) {
+    Type type = field.type();
+    try {
+      switch (type.typeId()) {
+        case TIMESTAMP:
+          return OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC);
+        case DECIMAL:
+          return ((BigDecimal) value).setScale(((Types.DecimalType) type).scale());
+        default:
+          return value;
+      }
+    } catch (ClassCastException | ArithmeticException e) {
+      throw MeterStoreException.invalid(
+          field.name(), value, "does not fit " + type + " in cold table " + tableName);
+    }
+  }
+
+  /** The row of a record read with any schema: configured columns the record lacks are null. */
+  public Object[] toRow(Record record) {
+    Object[] row = new Object[configured.length];
+    Types.StructType struct = record.struct();
+    for (int i = 0; i < configured.length; i++) {
+      Types.NestedField field = struct.field(configured[i]);
+      if (field != null) {
+        Object value = record.getField(configured[i]);
+        row[i] = value instanceof OffsetDateTime ? ((OffsetDateTime) value).toInstant() : value;
+      }
+    }
+    return row;
+  }
+
+  /** The index of {@code column} in the configured row, or -1. */
+  public int indexOf(String column) {
+    for (int i = 0; i < configured.length; i++) {
+      if (configured[i].equals(column)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

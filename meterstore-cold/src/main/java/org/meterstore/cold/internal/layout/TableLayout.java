@@ -1,0 +1,172 @@
+package org.meterstore.cold.internal.layout;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortField;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.ExtraColumn;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.SummaryKeys;
+
+/**
+ * The cold layout of DESIGN § 5, derived from a {@link TableDefinition} alone so that every process
+ * derives the same one: the schema from {@code columns()}, the partition spec {@code
+ * identity(identity columns…), month(from)}, the sort order {@code (malo_id, from)} and the table
+ * properties. {@link #verify} refuses an existing table whose spec or sort order differs.
+ */
+public final class TableLayout {
+  private static final String MALO = StandardColumn.MALO_ID.columnName();
+  private static final String OBIS = StandardColumn.OBIS_CODE.columnName();
+  private static final String FROM = StandardColumn.FROM.columnName();
+
+  private TableLayout() {}
+
+  /** The Iceberg type of a column type. */
+  public static Type icebergType(ColumnType type) {
+    switch (type) {
+      case TEXT:
+        return Types.StringType.get();
+      case TIMESTAMPTZ:
+        return Types.TimestampType.withZone();
+      case DATE:
+        return Types.DateType.get();
+      case DECIMAL_18_6:
+        return Types.DecimalType.of(18, 6);
+      case DECIMAL_20_0:
+        return Types.DecimalType.of(20, 0);
+      default:
+        throw new IllegalStateException("unknown column type " + type);
+    }
+  }
+
+  /** The schema: one field per column in storage order, ids from 1, required unless nullable. */
+  public static Schema schema(TableDefinition table) {
+    List<Types.NestedField> fields = new ArrayList<>();
+    int id = 1;
+    for (ColumnSpec c : table.columns()) {
+      Type type = icebergType(c.type());
+      fields.add(
+          c.nullable()
+              ? Types.NestedField.optional(id++, c.name(), type)
+              : Types.NestedField.required(id++, c.name(), type));
+    }
+    return new Schema(fields);
+  }
+
+  /** {@code identity(<identity columns>)…, month(from)}. */
+  public static PartitionSpec spec(TableDefinition table, Schema schema) {
+    PartitionSpec.Builder b = PartitionSpec.builderFor(schema);
+    for (ExtraColumn c : table.identityColumns()) {
+      b.identity(c.name());
+    }
+    return b.month(FROM).build();
+  }
+
+  /** {@code malo_id ASC NULLS FIRST, from ASC NULLS FIRST}. */
+  public static SortOrder sortOrder(Schema schema) {
+    return SortOrder.builderFor(schema).asc(MALO).asc(FROM).build();
+  }
+
+  /** The properties a new table gets. */
+  public static Map<String, String> properties(TableDefinition table, long targetFileSizeBytes) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(TableProperties.FORMAT_VERSION, "2");
+    p.put(TableProperties.DEFAULT_FILE_FORMAT, "parquet");
+    p.put(TableProperties.PARQUET_COMPRESSION, "zstd");
+    p.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + MALO, "true");
+    p.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + OBIS, "true");
+    p.put(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(targetFileSizeBytes));
+    p.putAll(maintenanceProperties(table));
+    p.put(SummaryKeys.TABLE_ARCHIVAL_STEP, table.policy().archivalStep().toString());
+    return p;
+  }
+
+  /**
+   * Properties MeterStore's commit protocol and expiry depend on: no library commit retry (it would
+   * re-apply an archival commit without re-checking W), and {@code history.expire.*} set so that a
+   * foreign expire by age alone removes nothing. Old metadata files are pruned after commits.
+   */
+  public static Map<String, String> maintenanceProperties(TableDefinition table) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(TableProperties.COMMIT_NUM_RETRIES, "0");
+    p.put(TableProperties.MAX_SNAPSHOT_AGE_MS, Long.toString(Long.MAX_VALUE));
+    p.put(
+        TableProperties.MIN_SNAPSHOTS_TO_KEEP,
+        Integer.toString(table.policy().minSnapshotsToKeep()));
+    p.put(TableProperties.MAX_REF_AGE_MS, Long.toString(Long.MAX_VALUE));
+    p.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+    p.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
+    return p;
+  }
+
+  /**
+   * Refuses an existing table whose format version, partition spec or sort order differs from the
+   * layout {@code table} derives.
+   *
+   * @throws MeterStoreException {@code CONFIG} naming the table and each difference
+   */
+  public static void verify(TableDefinition table, Table existing, int formatVersion) {
+    List<String> differences = new ArrayList<>();
+    if (formatVersion < 2) {
+      differences.add("format version " + formatVersion + ", expected 2");
+    }
+    Schema schema = existing.schema();
+    String expectedSpec = describe(spec(table, schema), schema);
+    String actualSpec = describe(existing.spec(), schema);
+    if (!expectedSpec.equals(actualSpec)) {
+      differences.add("partition spec " + actualSpec + ", expected " + expectedSpec);
+    }
+    String expectedOrder = describe(sortOrder(schema), schema);
+    String actualOrder = describe(existing.sortOrder(), schema);
+    if (!expectedOrder.equals(actualOrder)) {
+      differences.add("sort order " + actualOrder + ", expected " + expectedOrder);
+    }
+    if (!differences.isEmpty()) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot use cold table "
+              + table.name()
+              + ": its layout disagrees with the configuration ("
+              + String.join("; ", differences)
+              + ")");
+    }
+  }
+
+  static String describe(PartitionSpec spec, Schema schema) {
+    List<String> parts = new ArrayList<>();
+    for (PartitionField f : spec.fields()) {
+      parts.add(f.transform().toString() + "(" + schema.findColumnName(f.sourceId()) + ")");
+    }
+    return parts.toString();
+  }
+
+  static String describe(SortOrder order, Schema schema) {
+    List<String> parts = new ArrayList<>();
+    for (SortField f : order.fields()) {
+      String source = schema.findColumnName(f.sourceId());
+      String name = f.transform().isIdentity() ? source : f.transform() + "(" + source + ")";
+      parts.add(
+          name
+              + " "
+              + f.direction().toString().toLowerCase(Locale.ROOT)
+              + " "
+              + f.nullOrder().toString().toLowerCase(Locale.ROOT));
+    }
+    return parts.toString();
+  }
+}

@@ -1,0 +1,47 @@
+package org.meterstore.cold.internal.snapshot;
+
+import java.time.Instant;
+import java.time.Period;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.cold.snapshot.SnapshotOrder;
+
+/**
+ * Which snapshots expiry removes, as a pure function of the snapshots, the protected ids, {@code
+ * now} and MeterStore's policy: those committed before the cutoff, except the current snapshot, any
+ * snapshot a ref (tag or branch) points at, and the newest {@code minToKeep} by sequence number.
+ */
+public final class ExpiryPlanner {
+  private ExpiryPlanner() {}
+
+  /** {@code now} minus {@code retention}, computed on the UTC calendar. */
+  public static Instant cutoff(Instant now, Period retention) {
+    return now.atZone(ZoneOffset.UTC).minus(retention).toInstant();
+  }
+
+  /** The ids to expire, oldest first. */
+  public static List<Long> plan(
+      List<SnapshotInfo> snapshots, Set<Long> protectedIds, Instant cutoff, int minToKeep) {
+    List<SnapshotInfo> ordered = SnapshotOrder.ordered(snapshots);
+    Set<Long> newest = new HashSet<>();
+    for (int i = Math.max(0, ordered.size() - minToKeep); i < ordered.size(); i++) {
+      newest.add(ordered.get(i).snapshotId());
+    }
+    List<Long> expire = new ArrayList<>();
+    for (SnapshotInfo s : ordered) {
+      boolean old = s.committedAt().isBefore(cutoff);
+      boolean kept =
+          newest.contains(s.snapshotId())
+              || protectedIds.contains(s.snapshotId())
+              || !s.tags().isEmpty();
+      if (old && !kept) {
+        expire.add(s.snapshotId());
+      }
+    }
+    return expire;
+  }
+}

@@ -1,0 +1,78 @@
+package org.meterstore.cold.internal.snapshot;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.SummaryKeys;
+
+/**
+ * Reads W from snapshot summaries. A snapshot without {@code meterstore.watermark} (a foreign
+ * commit) inherits W from its nearest ancestor that has one; a history that never had one means the
+ * epoch. A parent id that no longer resolves means an ancestor was expired by a tool that did not
+ * re-stamp first: W is then unknown, and saying the epoch would route every archived reading back
+ * to the hot tier, so it is an invariant violation instead.
+ */
+public final class WatermarkReader {
+  private WatermarkReader() {}
+
+  /** W of the table's current snapshot (the epoch for a table without snapshots). */
+  public static Instant read(Table table, String tableName) {
+    return resolve(table, table.currentSnapshot(), tableName);
+  }
+
+  /** W as seen from {@code snapshot} (the epoch when it is null). */
+  public static Instant resolve(Table table, Snapshot snapshot, String tableName) {
+    Snapshot s = snapshot;
+    while (s != null) {
+      Instant own = own(s, tableName);
+      if (own != null) {
+        return own;
+      }
+      Long parentId = s.parentId();
+      if (parentId == null) {
+        return Instant.EPOCH;
+      }
+      Snapshot parent = table.snapshot(parentId);
+      if (parent == null) {
+        throw new MeterStoreException(
+            ErrorKind.INVARIANT_VIOLATED,
+            "Cannot read the watermark of cold table "
+                + tableName
+                + ": snapshot "
+                + s.snapshotId()
+                + " carries none and its parent "
+                + parentId
+                + " no longer exists (expired without re-stamping); an operator must restore W");
+      }
+      s = parent;
+    }
+    return Instant.EPOCH;
+  }
+
+  /** The W {@code snapshot} carries itself, or null. */
+  public static Instant own(Snapshot snapshot, String tableName) {
+    String text = snapshot.summary() == null ? null : snapshot.summary().get(SummaryKeys.WATERMARK);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new MeterStoreException(
+          ErrorKind.INVARIANT_VIOLATED,
+          "Cannot read the watermark of cold table "
+              + tableName
+              + ": snapshot "
+              + snapshot.snapshotId()
+              + " carries an unreadable "
+              + SummaryKeys.WATERMARK
+              + " '"
+              + text
+              + "'",
+          e);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package org.meterstore.cold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.meterstore.cold.ColdFixtures.DAY1;
+import static org.meterstore.cold.ColdFixtures.DAY2;
+import static org.meterstore.cold.ColdFixtures.NOW;
+
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ExtraColumn;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+
+/** The default wiring: Iceberg's JDBC catalog on PostgreSQL and a local-filesystem warehouse. */
+@ExtendWith(PostgresExtension.class)
+class JdbcCatalogIT {
+  @TempDir Path warehouse;
+  private ColdStore store;
+
+  @BeforeEach
+  void open(TestDatabase db) {
+    store = ColdStore.open(ColdFixtures.jdbc(db, warehouse).withChunkRows(100));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void anEmptyTableHasTheEpochAsWatermark() {
+    ColdTable table = store.table(TableDefinition.interval("empty_table"));
+    assertThat(table.watermark()).isEqualTo(Instant.EPOCH);
+    assertThat(table.snapshots()).isEmpty();
+  }
+
+  @Test
+  void archivesAWindowAndReadsBackEveryRowWithTheWatermarkAndSummary() {
+    TableDefinition def = TableDefinition.interval("lastgang");
+    ColdTable table = store.table(def);
+    List<Object[]> rows = ColdFixtures.rows(def, 3, DAY1, DAY2, 15);
+
+    ArchiveResult result = table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 7), rows);
+
+    assertThat(result.status()).isEqualTo(ArchiveStatus.COMMITTED);
+    assertThat(result.attempts()).isEqualTo(1);
+    assertThat(result.digest()).isEqualTo(ContentDigest.of(def, rows.iterator()));
+    assertThat(result.digest().rowCount()).isEqualTo(3 * 96);
+    assertThat(table.watermark()).isEqualTo(DAY2);
+    assertThat(ColdFixtures.canonical(table.read())).isEqualTo(ColdFixtures.canonical(rows));
+    Map<String, String> summary = table.icebergTable().currentSnapshot().summary();
+    assertThat(summary)
+        .containsEntry(SummaryKeys.WATERMARK, "2026-01-02T00:00:00Z")
+        .containsEntry(SummaryKeys.ARCHIVED_RANGE, "[2026-01-01T00:00:00Z, 2026-01-02T00:00:00Z)")
+        .containsEntry(SummaryKeys.ROW_COUNT, "288")
+        .containsEntry(SummaryKeys.ARCHIVED_AT, NOW.toString())
+        .containsEntry(SummaryKeys.ARCHIVAL_STEP, "PT24H")
+        .containsEntry(SummaryKeys.LEASE_EPOCH, "7")
+        .containsEntry(SummaryKeys.DIGEST, result.digest().toSummaryValue())
+        .containsEntry(SummaryKeys.OPERATION, "archive");
+  }
+
+  @Test
+  void recordsTheArchivalStepAndCountsCommitAttemptsThroughTheInjectedOpenTelemetry(
+      TestDatabase db) {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+            .build();
+    TableDefinition def =
+        TableDefinition.interval("metered")
+            .withPolicy(TablePolicy.DEFAULTS.withArchivalStep(Duration.ofHours(6)));
+    try (ColdStore metered = ColdStore.open(ColdFixtures.jdbc(db, warehouse), otel)) {
+      ColdTable table = metered.table(def);
+      assertThat(table.recordedArchivalStep()).contains(Duration.ofHours(6));
+      table.archive(
+          new ArchiveRequest(DAY1, DAY1.plus(Duration.ofHours(6)), NOW, 1),
+          ColdFixtures.rows(def, 1, DAY1, DAY1.plus(Duration.ofHours(6)), 60));
+    }
+    MetricData data =
+        metrics.collectAllMetrics().stream()
+            .filter(m -> m.getName().equals("meterstore.cold.commit_attempts"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(data.getLongSumData().getPoints())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getValue()).isEqualTo(1);
+              assertThat(p.getAttributes().asMap().values()).contains("metered", "committed");
+            });
+    otel.close();
+  }
+
+  @Test
+  void everyParquetFileIsSortedByMaloAndFrom() throws IOException {
+    TableDefinition def = TableDefinition.interval("sorted_files");
+    ColdTable table = store.table(def);
+    table.archive(
+        new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 4, DAY1, DAY2, 15));
+    Table iceberg = table.icebergTable();
+    int files = 0;
+    try (CloseableIterable<FileScanTask> tasks = iceberg.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files++;
+        assertThat(task.file().location()).endsWith(".parquet");
+        assertThat(task.file().sortOrderId()).isEqualTo(iceberg.sortOrder().orderId());
+        assertSorted(readFile(iceberg, task.file().location()));
+      }
+    }
+    // 384 rows in chunks of 100: one file per chunk in the single month partition.
+    assertThat(files).isEqualTo(4);
+    try (Stream<Path> onDisk = Files.walk(warehouse)) {
+      assertThat(onDisk.filter(p -> p.toString().endsWith(".parquet")).count()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void createsTheLayoutOfTheDefinition() {
+    TableDefinition def =
+        TableDefinition.interval("layout")
+            .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
+    Table t = store.table(def).icebergTable();
+    assertThat(t.spec().fields()).hasSize(2);
+    assertThat(t.spec().fields().get(0).transform().toString()).isEqualTo("identity");
+    assertThat(t.schema().findColumnName(t.spec().fields().get(0).sourceId())).isEqualTo("tenant");
+    assertThat(t.spec().fields().get(1).transform().toString()).isEqualTo("month");
+    assertThat(t.sortOrder().fields()).hasSize(2);
+    assertThat(t.schema().findField("malo_id").isRequired()).isTrue();
+    assertThat(t.schema().findField("melo_id").isOptional()).isTrue();
+    assertThat(t.schema().findField("value").type().toString()).isEqualTo("decimal(18, 6)");
+    assertThat(t.schema().findField("from").type().toString()).isEqualTo("timestamptz");
+    assertThat(((HasTableOperations) t).operations().current().formatVersion()).isEqualTo(2);
+    assertThat(t.properties())
+        .containsEntry("write.parquet.compression-codec", "zstd")
+        .containsEntry("write.parquet.bloom-filter-enabled.column.malo_id", "true")
+        .containsEntry("write.parquet.bloom-filter-enabled.column.obis_code", "true")
+        .containsEntry("commit.retry.num-retries", "0")
+        .containsEntry("write.target-file-size-bytes", Long.toString(128L * 1024 * 1024));
+  }
+
+  @Test
+  void refusesAnExistingTableWhosePartitionSpecDisagrees() {
+    TableDefinition def = TableDefinition.interval("foreign_spec");
+    Schema schema = TableLayout.schema(def);
+    store
+        .catalog()
+        .createTable(
+            store.identifier("foreign_spec"),
+            schema,
+            PartitionSpec.builderFor(schema).day("from").build(),
+            Map.of("format-version", "2"));
+    assertThatThrownBy(() -> store.table(def))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG))
+        .hasMessageContaining("foreign_spec")
+        .hasMessageContaining("partition spec [day(from)], expected [month(from)]")
+        .hasMessageContaining("sort order");
+  }
+
+  @Test
+  void reopeningATableKeepsItsHistory() {
+    TableDefinition def = TableDefinition.interval("reopened");
+    ColdTable first = store.table(def);
+    first.archive(
+        new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 1, DAY1, DAY2, 60));
+    ColdTable again = store.table(def);
+    assertThat(again.snapshots()).hasSize(1);
+    assertThat(again.watermark()).isEqualTo(DAY2);
+  }
+
+  @Test
+  void aRowOutsideTheWindowCommitsNothingAndLeavesNoFiles() throws IOException {
+    TableDefinition def = TableDefinition.interval("outside");
+    ColdTable table = store.table(def);
+    List<Object[]> rows = new ArrayList<>(ColdFixtures.rows(def, 2, DAY1, DAY2, 15));
+    rows.addAll(ColdFixtures.rows(def, 1, DAY2, DAY2.plusSeconds(900), 15));
+
+    assertThatThrownBy(() -> table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 1), rows))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+        .hasMessageContaining("outside the archival window");
+    assertThat(table.watermark()).isEqualTo(Instant.EPOCH);
+    assertThat(parquetFiles(warehouse.resolve("meterstore").resolve("outside"))).isZero();
+  }
+
+  static long parquetFiles(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).count();
+    }
+  }
+
+  private static List<Record> readFile(Table table, String location) throws IOException {
+    List<Record> records = new ArrayList<>();
+    try (CloseableIterable<Record> r =
+        Parquet.read(table.io().newInputFile(location))
+            .project(table.schema())
+            .createReaderFunc(fs -> GenericParquetReaders.buildReader(table.schema(), fs))
+            .build()) {
+      r.forEach(records::add);
+    }
+    return records;
+  }
+
+  private static void assertSorted(List<Record> records) {
+    for (int i = 1; i < records.size(); i++) {
+      Record a = records.get(i - 1);
+      Record b = records.get(i);
+      int byMalo = ((String) a.getField("malo_id")).compareTo((String) b.getField("malo_id"));
+      assertThat(byMalo).isLessThanOrEqualTo(0);
+      if (byMalo == 0) {
+        assertThat((OffsetDateTime) a.getField("from"))
+            .isBeforeOrEqualTo((OffsetDateTime) b.getField("from"));
+      }
+    }
+  }
+}

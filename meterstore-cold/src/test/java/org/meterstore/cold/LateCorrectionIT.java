@@ -1,0 +1,188 @@
+package org.meterstore.cold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.meterstore.cold.ColdFixtures.DAY1;
+import static org.meterstore.cold.ColdFixtures.DAY2;
+import static org.meterstore.cold.ColdFixtures.NOW;
+import static org.meterstore.cold.ColdFixtures.malo;
+import static org.meterstore.cold.ColdFixtures.stored;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.internal.IcebergColdTable;
+import org.meterstore.cold.internal.commit.InterceptingTableOperations;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+
+/**
+ * Late corrections below W: appended without moving W, redeliveries skipped, restatements refused.
+ */
+@ExtendWith(PostgresExtension.class)
+class LateCorrectionIT {
+  private static final String ARCHIVED_VERSION = "20260102000000";
+
+  /** A quarter-hour that {@link ColdFixtures#rows} archived for every meter. */
+  private static final Instant HOUR1 = DAY2.minus(Duration.ofMinutes(15));
+
+  @TempDir Path warehouse;
+  private ColdStore store;
+
+  @BeforeEach
+  void open(TestDatabase db) {
+    store = ColdStore.open(ColdFixtures.jdbc(db, warehouse));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  /** Two meters, hourly quarter-hours of day 1, archived: W = day 2. */
+  private ColdTable archived(String name) {
+    TableDefinition def = TableDefinition.interval(name);
+    ColdTable table = store.table(def);
+    table.archive(
+        new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
+    return table;
+  }
+
+  @Test
+  void correctionsAreAppendedBelowTheWatermarkWithoutMovingIt() {
+    ColdTable table = archived("appended");
+    long before = ColdFixtures.count(table.read());
+
+    CorrectionResult result =
+        table.appendCorrections(
+            List.of(
+                stored(malo(1), HOUR1, "99.5", "20260105000000"),
+                stored(malo(3), DAY1, "1", "20260105000000"),
+                stored(malo(2), HOUR1, "0.5", "20260101000000")),
+            NOW);
+
+    assertThat(result.outcomes())
+        .containsExactly(WriteOutcome.SUPERSEDED, WriteOutcome.INSERTED, WriteOutcome.SHADOWED);
+    assertThat(result.appendedRows()).isEqualTo(3);
+    assertThat(table.watermark()).isEqualTo(DAY2);
+    SnapshotInfo current = table.snapshots().get(1);
+    assertThat(current.snapshotId()).isEqualTo(result.snapshotId());
+    assertThat(current.ownWatermark()).isTrue();
+    assertThat(current.watermark()).isEqualTo(DAY2);
+    assertThat(current.meterstoreOperation()).isEqualTo("correction");
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(before + 3);
+  }
+
+  @Test
+  void aRedeliveredCorrectionIsADuplicateAndNotASecondRow() {
+    ColdTable table = archived("redelivered");
+    StoredReading correction = stored(malo(1), HOUR1, "99.5", "20260105000000");
+    table.appendCorrections(List.of(correction), NOW);
+    long rows = ColdFixtures.count(table.read());
+    int snapshots = table.snapshots().size();
+
+    CorrectionResult again =
+        table.appendCorrections(
+            List.of(correction, stored(malo(2), HOUR1, value(2, HOUR1), ARCHIVED_VERSION)), NOW);
+
+    assertThat(again.outcomes()).containsExactly(WriteOutcome.DUPLICATE, WriteOutcome.DUPLICATE);
+    assertThat(again.appendedRows()).isZero();
+    assertThat(again.snapshotId()).isEqualTo(-1);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows);
+    assertThat(table.snapshots()).hasSize(snapshots);
+  }
+
+  @Test
+  void aReadingTwiceInOneBatchIsAppendedOnce() {
+    ColdTable table = archived("twice_in_batch");
+    StoredReading correction = stored(malo(1), HOUR1, "7", "20260105000000");
+    long rows = ColdFixtures.count(table.read());
+
+    CorrectionResult result = table.appendCorrections(List.of(correction, correction), NOW);
+
+    assertThat(result.outcomes()).containsExactly(WriteOutcome.SUPERSEDED, WriteOutcome.DUPLICATE);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows + 1);
+  }
+
+  @Test
+  void aValueRestatedUnderTheSameVersionIsAnIntegrityViolationAndNothingIsAppended() {
+    ColdTable table = archived("restated");
+    long rows = ColdFixtures.count(table.read());
+
+    assertThatThrownBy(
+            () ->
+                table.appendCorrections(
+                    List.of(
+                        stored(malo(1), HOUR1, "99.5", "20260105000000"),
+                        stored(malo(2), HOUR1, "12345", ARCHIVED_VERSION)),
+                    NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
+        .hasMessageContaining("restated")
+        .hasMessageContaining(malo(2))
+        .hasMessageContaining("version " + ARCHIVED_VERSION);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows);
+    assertThat(table.snapshots()).hasSize(1);
+  }
+
+  @Test
+  void aCorrectionAtOrAboveTheWatermarkIsRefused() {
+    ColdTable table = archived("above_w");
+    assertThatThrownBy(
+            () ->
+                table.appendCorrections(List.of(stored(malo(1), DAY2, "1", "20260105000000")), NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+        .hasMessageContaining("below W");
+    assertThat(table.snapshots()).hasSize(1);
+  }
+
+  @Test
+  void aRedeliveryRacingTheSameCorrectionIsReclassifiedAsADuplicateOnRetry() {
+    ColdTable table = archived("racing_redelivery");
+    ColdTable other = store.table(table.definition());
+    StoredReading correction = stored(malo(1), HOUR1, "99.5", "20260105000000");
+    long rows = ColdFixtures.count(table.read());
+    AtomicBoolean raced = new AtomicBoolean();
+    ((IcebergColdTable) table)
+        .access()
+        .decorate(
+            ops ->
+                new InterceptingTableOperations(
+                    ops,
+                    (base, next, commit) -> {
+                      if (raced.compareAndSet(false, true)) {
+                        other.appendCorrections(List.of(correction), NOW);
+                      }
+                      commit.run();
+                    }));
+
+    CorrectionResult result = table.appendCorrections(List.of(correction), NOW);
+
+    assertThat(raced).isTrue();
+    assertThat(result.outcomes()).containsExactly(WriteOutcome.DUPLICATE);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows + 1);
+    assertThat(table.watermark()).isEqualTo(DAY2);
+  }
+
+  /** The value {@link ColdFixtures#rows} gives meter {@code m} at {@code t}. */
+  private static String value(int m, Instant t) {
+    return (m * 10 + (t.getEpochSecond() / 900) % 7) + ".125";
+  }
+}
