@@ -13,12 +13,14 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.partition.PartitionManager;
+import org.meterstore.hot.internal.pin.SqlReaderPins;
 import org.meterstore.hot.internal.schema.SchemaInstaller;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.internal.sql.SqlErrors;
 import org.meterstore.hot.internal.write.BatchWriter;
 import org.meterstore.hot.internal.write.WriteMetrics;
 import org.meterstore.hot.partition.Partitions;
+import org.meterstore.hot.pin.ReaderPins;
 import org.meterstore.hot.write.WriteResult;
 
 /**
@@ -38,6 +40,7 @@ public final class HotStore implements AutoCloseable {
   private final Database db;
   private final PartitionManager partitions;
   private final BatchWriter writer;
+  private final ReaderPins pins;
 
   private HotStore(
       DataSource dataSource,
@@ -46,6 +49,7 @@ public final class HotStore implements AutoCloseable {
       OpenTelemetry openTelemetry) {
     this.ownedPool = ownedPool;
     this.db = new Database(dataSource, settings.schema(), settings.ddlLockTimeout());
+    this.pins = new SqlReaderPins(db);
     this.partitions = new PartitionManager(db);
     this.writer = new BatchWriter(db, partitions, new WriteMetrics(openTelemetry));
   }
@@ -103,6 +107,11 @@ public final class HotStore implements AutoCloseable {
       throw MeterStoreException.invalid("now", null, "required");
     }
     new SchemaInstaller(db).install(List.copyOf(tables), now);
+  }
+
+  /** The reader pins that keep archived partitions a query still reads from being dropped. */
+  public ReaderPins pins() {
+    return pins;
   }
 
   /** The partition lifecycle of this store's tables, for headroom and archival. */

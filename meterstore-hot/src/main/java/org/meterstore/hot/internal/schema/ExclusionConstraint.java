@@ -5,7 +5,6 @@ import static org.meterstore.hot.internal.sql.Identifiers.quote;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TimeModel;
 
@@ -63,21 +62,43 @@ public enum ExclusionConstraint {
     return Optional.empty();
   }
 
-  /** The {@code EXCLUDE USING gist (…)} clause for {@code table}. */
+  /**
+   * The {@code EXCLUDE USING gist (…)} clause for {@code table}.
+   *
+   * <p>Keys are compared as {@code bigint}s, because GiST over {@code btree_gist}'s text and
+   * numeric operator classes cost about four times as much per insert (see docs/benchmarks.md): the
+   * MaLo id (11 digits) and the operator's market partner id (13 digits) are exact casts, which
+   * CHECK constraints on the parent guarantee; the rest of the key (metering location, OBIS code,
+   * identity columns and, for spans, the version) is compared through {@code hashtextextended}.
+   * Rows are compared only within one MaLo id (and one {@code from} for the operator rule), so a
+   * hash collision needs two keys of the same market location to collide: it could only ever refuse
+   * a valid delivery loudly, never admit an invalid one.
+   */
   public String definition(TableDefinition table) {
     List<String> elements = new ArrayList<>();
+    elements.add("(" + quote("malo_id") + "::bigint) WITH =");
+    List<String> rest = new ArrayList<>();
     for (String column : table.mergeKey()) {
-      if (this == SPANS_DO_NOT_OVERLAP && column.equals("from")) {
-        continue;
+      if (!column.equals("malo_id") && !column.equals("from")) {
+        rest.add("coalesce(" + quote(column) + ", '')");
       }
-      elements.add(quote(column) + " WITH =");
     }
     if (this == SPANS_DO_NOT_OVERLAP) {
-      elements.add(quote("version") + " WITH =");
+      rest.add("(" + quote("version") + ")::text");
+      elements.add(hashed(rest) + " WITH =");
       elements.add("tstzrange(" + quote("from") + ", " + quote("to") + ") WITH &&");
     } else {
-      elements.add("(split_part(" + quote("version_scope") + ", ':', 1)) WITH <>");
+      elements.add(quote("from") + " WITH =");
+      elements.add(hashed(rest) + " WITH =");
+      elements.add("(split_part(" + quote("version_scope") + ", ':', 1)::bigint) WITH <>");
     }
-    return "EXCLUDE USING gist (" + elements.stream().collect(Collectors.joining(", ")) + ")";
+    return "EXCLUDE USING gist (" + String.join(", ", elements) + ")";
+  }
+
+  /**
+   * {@code hashtextextended(a || chr(31) || b …, 0)}: immutable, as an index expression must be.
+   */
+  private static String hashed(List<String> parts) {
+    return "(hashtextextended(" + String.join(" || chr(31) || ", parts) + ", 0))";
   }
 }

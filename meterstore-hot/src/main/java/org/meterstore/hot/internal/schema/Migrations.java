@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Migrations {
   /** Every script, in version order; a script is never edited or removed once released. */
-  static final List<String> SCRIPTS = List.of("V001__create_schema.sql");
+  static final List<String> SCRIPTS = List.of("V001__create_schema.sql", "V002__reader_pins.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 
