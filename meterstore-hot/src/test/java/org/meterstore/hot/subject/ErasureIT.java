@@ -168,6 +168,25 @@ class ErasureIT {
     assertThat(actions).containsExactly(TrailAction.HOLD, TrailAction.RELEASE, TrailAction.ERASE);
   }
 
+  @Test
+  void aHoldNeedsAMappingThatExistsAndAnEndAfterNow() {
+    SubjectRef ref = subjects.registerSubject("P-45", DAY_2026, Commodity.STROM, NOW);
+    MeterStoreException past =
+        catchThrowableOfType(
+            MeterStoreException.class, () -> subjects.holdSubject(ref, "dispute", NOW, ACTOR, NOW));
+    assertThat(past.kind()).isEqualTo(ErrorKind.INVALID_INPUT);
+    assertThat(past.getMessage()).startsWith("Invalid until:");
+
+    subjects.eraseSubject(ref, REASON, ACTOR, NOW);
+    MeterStoreException erased =
+        catchThrowableOfType(
+            MeterStoreException.class,
+            () -> subjects.holdSubject(ref, "dispute", null, ACTOR, NOW));
+    assertThat(erased.kind()).isEqualTo(ErrorKind.INVALID_INPUT);
+    assertThat(erased.getMessage()).contains(ref.value(), "not in the registry");
+    assertThat(subjects.releaseHold(ref, "dispute settled", ACTOR, NOW)).isFalse();
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

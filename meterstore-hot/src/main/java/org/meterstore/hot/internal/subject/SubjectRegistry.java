@@ -173,16 +173,17 @@ public final class SubjectRegistry implements Subjects {
     db.transaction(
         () -> "hold subject " + reference,
         c -> {
-          String id =
-              rows.naturalIdOf(c, reference)
-                  .orElseThrow(
-                      () ->
-                          MeterStoreException.invalid(
-                              "subject reference",
-                              reference,
-                              "not in the registry (erased, or never registered)"));
-          lock(c, id);
-          rows.lockAll(c, id);
+          Optional<String> id = rows.naturalIdOf(c, reference);
+          if (id.isPresent()) {
+            lock(c, id.get());
+          }
+          // a sweep or an erasure may have removed it while this transaction waited
+          if (id.isEmpty() || !rows.lockAll(c, id.get()).contains(reference)) {
+            throw MeterStoreException.invalid(
+                "subject reference",
+                reference,
+                "not in the registry (erased, or never registered)");
+          }
           rows.hold(c, reference, why, until, who, now);
           trail.append(c, entry(now, TrailAction.HOLD, List.of(reference), 1, why, who, until));
           return null;

@@ -71,14 +71,23 @@ final class SubjectRows {
     }
   }
 
-  /** Locks every mapping of the person, so a sweep in flight skips them or finishes first. */
-  void lockAll(Connection c, String naturalId) throws SQLException {
+  /**
+   * Locks every mapping of the person, so that a sweep in flight either finishes first or skips
+   * them; returns the references still there once locked.
+   */
+  List<SubjectRef> lockAll(Connection c, String naturalId) throws SQLException {
+    List<SubjectRef> locked = new ArrayList<>();
     try (PreparedStatement s =
         c.prepareStatement(
             "SELECT reference FROM " + subjects + " WHERE natural_id = ? FOR UPDATE")) {
       s.setString(1, naturalId);
-      s.executeQuery().close();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          locked.add(new SubjectRef(rs.getString(1)));
+        }
+      }
     }
+    return locked;
   }
 
   /** Deletes every mapping of the person; returns the erased references, sorted. */
