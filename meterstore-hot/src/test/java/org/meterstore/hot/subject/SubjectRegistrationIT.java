@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;
 import org.meterstore.testing.PostgresExtension;
@@ -142,6 +143,17 @@ class SubjectRegistrationIT {
             MeterStoreException.class,
             () -> subjects.registerSubject("x".repeat(257), NOW, Commodity.STROM, NOW));
     assertThat(e.getMessage()).doesNotContain("xxx").contains("1 to 256 characters");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"subjects", "subject_holds", "subject_suppressions", "erasure_trail"})
+  void refusesADeclaredTableNamedLikeARegistryTable(String name) {
+    MeterStoreException e =
+        catchThrowableOfType(
+            MeterStoreException.class,
+            () -> store.createTables(List.of(TableDefinition.interval(name)), NOW));
+    assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT);
+    assertThat(e.getMessage()).contains(name, "reserved");
   }
 
   @Test
