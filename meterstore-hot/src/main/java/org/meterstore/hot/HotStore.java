@@ -24,8 +24,8 @@ import org.meterstore.hot.subject.Subjects;
 import org.meterstore.hot.write.WriteResult;
 
 /**
- * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions and
- * the batch writer (DESIGN § 4).
+ * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions,
+ * the batch writer (DESIGN § 4) and the deployment-wide subject registry (DESIGN § 9).
  *
  * <p>Open it from a {@link HotConfig} (it then owns a HikariCP pool and closes it) or from a {@link
  * DataSource} the application owns (closing the store leaves that alone). MeterStore starts no

@@ -32,14 +32,6 @@ final class Arguments {
     return value;
   }
 
-  /** A reason must not carry the identifier it is about: the trail would then hold it. */
-  static void requireWithout(String field, String text, String normalisedId) {
-    if (NaturalIds.appearsIn(text, normalisedId)) {
-      throw MeterStoreException.invalid(
-          field, "(not shown)", "must not contain the natural id; the trail never stores it");
-    }
-  }
-
   private static String text(String field, String value, int max) {
     if (value == null || value.isBlank() || value.length() > max) {
       throw MeterStoreException.invalid(field, value, "1 to " + max + " characters, not blank");

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.Year;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.meterstore.api.privacy.Retention;
@@ -70,8 +71,8 @@ final class RetentionSweep {
         "SELECT count(*) FROM " + subjects + " s WHERE s.collection_year <= ? AND " + held;
   }
 
-  SweepResult run(
-      Retention retention, String reason, String actor, Instant now, int batchSize, int max) {
+  SweepResult run(Retention retention, Audit audit, int batchSize, int max) {
+    Instant now = audit.now();
     Optional<Year> due = retention.dueThrough(now);
     if (due.isEmpty()) {
       return SweepResult.nothingDue();
@@ -85,7 +86,7 @@ final class RetentionSweep {
       List<SubjectRef> batch =
           db.transaction(
               () -> "run batch " + number + " of the retention sweep through " + through,
-              c -> deleteBatch(c, through, batchSize, number, reason, actor, now));
+              c -> deleteBatch(c, through, batchSize, number, audit));
       metrics.erased(Trigger.RETENTION, batch.size());
       erased += batch.size();
       if (!batch.isEmpty()) {
@@ -114,18 +115,11 @@ final class RetentionSweep {
   }
 
   private List<SubjectRef> deleteBatch(
-      Connection c,
-      Year through,
-      int batchSize,
-      int number,
-      String reason,
-      String actor,
-      Instant now)
-      throws SQLException {
+      Connection c, Year through, int batchSize, int number, Audit audit) throws SQLException {
     List<SubjectRef> erased = new ArrayList<>();
     try (PreparedStatement s = c.prepareStatement(deleteBatch)) {
       s.setInt(1, through.getValue());
-      s.setObject(2, now.atOffset(ZoneOffset.UTC));
+      s.setObject(2, audit.now().atOffset(ZoneOffset.UTC));
       s.setInt(3, batchSize);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
@@ -136,18 +130,18 @@ final class RetentionSweep {
     if (erased.isEmpty()) {
       return erased;
     }
-    erased.sort((a, b) -> a.value().compareTo(b.value()));
+    erased.sort(Comparator.comparing(SubjectRef::value));
     trail.append(
         c,
         new TrailEntry(
             0,
-            now,
+            audit.now(),
             TrailAction.ERASE,
             Trigger.RETENTION,
             erased,
             erased.size(),
-            reason,
-            actor,
+            audit.reason(),
+            audit.actor(),
             null,
             through,
             null));

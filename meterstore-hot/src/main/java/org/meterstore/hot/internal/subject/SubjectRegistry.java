@@ -108,19 +108,18 @@ public final class SubjectRegistry implements Subjects {
   public ErasureResult eraseSubject(
       SubjectRef reference, String reason, String actor, Instant now) {
     Arguments.required("subject reference", reference);
-    String why = Arguments.reason(reason);
-    String who = Arguments.actor(actor);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now);
     ErasureResult result =
         db.transaction(
             () -> "erase subject " + reference,
             c -> {
               Optional<String> id = rows.naturalIdOf(c, reference);
-              if (id.isEmpty()) {
-                appendErasure(c, new ErasureResult(List.of(), null), why, who, now);
-                return new ErasureResult(List.of(), null);
+              if (id.isPresent()) {
+                return eraseLocked(c, id.get(), audit);
               }
-              return eraseLocked(c, id.get(), why, who, now);
+              ErasureResult nothingLeft = new ErasureResult(List.of(), null);
+              appendErasure(c, nothingLeft, audit);
+              return nothingLeft;
             });
     return erased(result);
   }
@@ -128,35 +127,25 @@ public final class SubjectRegistry implements Subjects {
   @Override
   public ErasureResult eraseSubject(String naturalId, String reason, String actor, Instant now) {
     String id = NaturalIds.normalise(naturalId);
-    String why = Arguments.reason(reason);
-    Arguments.requireWithout("reason", why, id);
-    String who = Arguments.actor(actor);
-    Arguments.requireWithout("actor", who, id);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now).about(id);
     return erased(
-        db.transaction(
-            () -> "erase a subject by natural id", c -> eraseLocked(c, id, why, who, now)));
+        db.transaction(() -> "erase a subject by natural id", c -> eraseLocked(c, id, audit)));
   }
 
   @Override
   public int liftSuppression(String naturalId, String reason, String actor, Instant now) {
     String id = NaturalIds.normalise(naturalId);
-    String why = Arguments.reason(reason);
-    Arguments.requireWithout("reason", why, id);
-    String who = Arguments.actor(actor);
-    Arguments.requireWithout("actor", who, id);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now).about(id);
     int lifted =
         db.transaction(
             () -> "lift a suppression",
             c -> {
               lock(c, id);
               int removed = suppressions.lift(c, id);
-              trail.append(
-                  c, entry(now, TrailAction.LIFT_SUPPRESSION, List.of(), removed, why, who, null));
+              trail.append(c, entry(audit, TrailAction.LIFT_SUPPRESSION, List.of(), removed, null));
               return removed;
             });
-    LOG.info("Lifted a suppression ({} entries removed) by {}", lifted, who);
+    LOG.info("Lifted a suppression ({} entries removed) by {}", lifted, audit.actor());
     return lifted;
   }
 
@@ -164,9 +153,7 @@ public final class SubjectRegistry implements Subjects {
   public void holdSubject(
       SubjectRef reference, String reason, Instant until, String actor, Instant now) {
     Arguments.required("subject reference", reference);
-    String why = Arguments.reason(reason);
-    String who = Arguments.actor(actor);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now);
     if (until != null && !until.isAfter(now)) {
       throw MeterStoreException.invalid("until", until, "after now " + now + ", or null");
     }
@@ -184,23 +171,21 @@ public final class SubjectRegistry implements Subjects {
                 reference,
                 "not in the registry (erased, or never registered)");
           }
-          rows.hold(c, reference, why, until, who, now);
-          trail.append(c, entry(now, TrailAction.HOLD, List.of(reference), 1, why, who, until));
+          rows.hold(c, reference, audit, until);
+          trail.append(c, entry(audit, TrailAction.HOLD, List.of(reference), 1, until));
           return null;
         });
     LOG.info(
         "Placed a legal hold on subject {} until {} by {}",
         reference,
         until == null ? "further notice" : until,
-        who);
+        audit.actor());
   }
 
   @Override
   public boolean releaseHold(SubjectRef reference, String reason, String actor, Instant now) {
     Arguments.required("subject reference", reference);
-    String why = Arguments.reason(reason);
-    String who = Arguments.actor(actor);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now);
     boolean released =
         db.transaction(
             () -> "release the hold on subject " + reference,
@@ -213,12 +198,11 @@ public final class SubjectRegistry implements Subjects {
               if (!rows.release(c, reference)) {
                 return false;
               }
-              trail.append(
-                  c, entry(now, TrailAction.RELEASE, List.of(reference), 1, why, who, null));
+              trail.append(c, entry(audit, TrailAction.RELEASE, List.of(reference), 1, null));
               return true;
             });
     if (released) {
-      LOG.info("Released the legal hold on subject {} by {}", reference, who);
+      LOG.info("Released the legal hold on subject {} by {}", reference, audit.actor());
     }
     return released;
   }
@@ -243,12 +227,10 @@ public final class SubjectRegistry implements Subjects {
       int batchSize,
       int maxBatches) {
     Arguments.required("retention", retention);
-    String why = Arguments.reason(reason);
-    String who = Arguments.actor(actor);
-    Arguments.required("now", now);
+    Audit audit = new Audit(reason, actor, now);
     Arguments.range("batch size", batchSize, 1, Arguments.MAX_ROWS);
     Arguments.range("max batches", maxBatches, 1, Integer.MAX_VALUE);
-    return sweep.run(retention, why, who, now, batchSize, maxBatches);
+    return sweep.run(retention, audit, batchSize, maxBatches);
   }
 
   @Override
@@ -278,10 +260,9 @@ public final class SubjectRegistry implements Subjects {
   }
 
   /** Deletes every mapping of the locked person, suppresses the identifier and audits it. */
-  private ErasureResult eraseLocked(
-      Connection c, String id, String reason, String actor, Instant now) throws SQLException {
+  private ErasureResult eraseLocked(Connection c, String id, Audit audit) throws SQLException {
     lock(c, id);
-    List<SubjectRef> held = rows.activeHolds(c, id, now);
+    List<SubjectRef> held = rows.activeHolds(c, id, audit.now());
     if (!held.isEmpty()) {
       throw new MeterStoreException(
           ErrorKind.INTEGRITY_VIOLATION,
@@ -290,26 +271,24 @@ public final class SubjectRegistry implements Subjects {
               + ": it is under a legal hold; release the hold first (nothing was erased)");
     }
     List<SubjectRef> erased = rows.deleteAll(c, id);
-    String keyId = suppressions.record(c, id, now);
+    String keyId = suppressions.record(c, id, audit.now());
     ErasureResult result = new ErasureResult(erased, keyId);
-    appendErasure(c, result, reason, actor, now);
+    appendErasure(c, result, audit);
     return result;
   }
 
-  private void appendErasure(
-      Connection c, ErasureResult result, String reason, String actor, Instant now)
-      throws SQLException {
+  private void appendErasure(Connection c, ErasureResult result, Audit audit) throws SQLException {
     trail.append(
         c,
         new TrailEntry(
             0,
-            now,
+            audit.now(),
             TrailAction.ERASE,
             Trigger.REQUEST,
             result.erased(),
             result.count(),
-            reason,
-            actor,
+            audit.reason(),
+            audit.actor(),
             null,
             null,
             result.suppressionKeyId()));
@@ -325,15 +304,21 @@ public final class SubjectRegistry implements Subjects {
     return result;
   }
 
+  /** A trail entry for an action other than an erasure. */
   private static TrailEntry entry(
-      Instant now,
-      TrailAction action,
-      List<SubjectRef> refs,
-      int affected,
-      String reason,
-      String actor,
-      Instant until) {
-    return new TrailEntry(0, now, action, null, refs, affected, reason, actor, until, null, null);
+      Audit audit, TrailAction action, List<SubjectRef> refs, int affected, Instant until) {
+    return new TrailEntry(
+        0,
+        audit.now(),
+        action,
+        null,
+        refs,
+        affected,
+        audit.reason(),
+        audit.actor(),
+        until,
+        null,
+        null);
   }
 
   private void lock(Connection c, String id) throws SQLException {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.Year;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.meterstore.hot.internal.sql.Identifiers;
@@ -103,7 +104,7 @@ final class SubjectRows {
         }
       }
     }
-    erased.sort((a, b) -> a.value().compareTo(b.value()));
+    erased.sort(Comparator.comparing(SubjectRef::value));
     return erased;
   }
 
@@ -130,9 +131,7 @@ final class SubjectRows {
   }
 
   /** Places or replaces the hold on {@code reference}. */
-  void hold(
-      Connection c, SubjectRef reference, String reason, Instant until, String actor, Instant now)
-      throws SQLException {
+  void hold(Connection c, SubjectRef reference, Audit audit, Instant until) throws SQLException {
     try (PreparedStatement s =
         c.prepareStatement(
             "INSERT INTO "
@@ -142,10 +141,10 @@ final class SubjectRows {
                 + " held_until = excluded.held_until, actor = excluded.actor,"
                 + " placed_at = excluded.placed_at")) {
       s.setString(1, reference.value());
-      s.setString(2, reason);
+      s.setString(2, audit.reason());
       s.setObject(3, until == null ? null : until.atOffset(ZoneOffset.UTC));
-      s.setString(4, actor);
-      s.setObject(5, now.atOffset(ZoneOffset.UTC));
+      s.setString(4, audit.actor());
+      s.setObject(5, audit.now().atOffset(ZoneOffset.UTC));
       s.executeUpdate();
     }
   }

@@ -4,13 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.table.StandardColumn;
 import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.subject.SubjectRef;
 
@@ -23,11 +23,13 @@ import org.meterstore.hot.subject.SubjectRef;
  */
 final class SubjectCheck {
   private final int position;
+  private final int balancingDay;
   private final String sql;
 
   SubjectCheck(TableLayout layout, String schema) {
     String column = layout.table().subjectColumn();
     this.position = column == null ? -1 : layout.position(column);
+    this.balancingDay = layout.position(StandardColumn.BALANCING_DAY.columnName());
     this.sql =
         "SELECT reference, collection_year FROM "
             + Identifiers.qualified(schema, "subjects")
@@ -35,6 +37,8 @@ final class SubjectCheck {
   }
 
   /**
+   * Checks every subject of {@code rows}.
+   *
    * @throws MeterStoreException {@code INVALID_INPUT} naming the table, the first refused reading
    *     and the rule ({@code subject_is_registered} or {@code subject_year_matches_reading})
    */
@@ -60,20 +64,17 @@ final class SubjectCheck {
         continue;
       }
       Integer year = years.get(subject);
-      int readingYear =
-          MeteringCalendar.balancingDay(row.from(), row.reading().commodity()).getYear();
+      int readingYear = ((LocalDate) row.values()[balancingDay]).getYear();
       if (year == null) {
-        throw refuse(
+        throw Violation.SUBJECT_NOT_REGISTERED.refuse(
             table,
             row,
             "names subject "
                 + subject
-                + ", which the subject registry does not back"
-                + " (erased, or never registered)",
-            "subject_is_registered");
+                + ", which the subject registry does not back (erased, or never registered)");
       }
       if (year != readingYear) {
-        throw refuse(
+        throw Violation.SUBJECT_OF_ANOTHER_YEAR.refuse(
             table,
             row,
             "names subject "
@@ -81,8 +82,7 @@ final class SubjectCheck {
                 + " of collection year "
                 + year
                 + ", but the reading belongs to balancing year "
-                + readingYear,
-            "subject_year_matches_reading");
+                + readingYear);
       }
     }
   }
@@ -105,22 +105,8 @@ final class SubjectCheck {
     try {
       SubjectRef.parse(subject);
     } catch (MeterStoreException e) {
-      throw refuse(
-          table, row, "carries a malformed subject: " + e.getMessage(), "subject_is_registered");
+      throw Violation.SUBJECT_NOT_REGISTERED.refuse(
+          table, row, "carries a malformed subject: " + e.getMessage());
     }
-  }
-
-  private static MeterStoreException refuse(String table, BatchRow row, String what, String rule) {
-    return new MeterStoreException(
-        ErrorKind.INVALID_INPUT,
-        "Cannot write to table "
-            + table
-            + ": reading "
-            + row.describe()
-            + " "
-            + what
-            + " ("
-            + rule
-            + "); nothing of the batch was stored");
   }
 }
