@@ -17,15 +17,17 @@ import org.meterstore.hot.internal.pin.SqlReaderPins;
 import org.meterstore.hot.internal.schema.SchemaInstaller;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.internal.sql.SqlErrors;
+import org.meterstore.hot.internal.subject.SubjectRegistry;
 import org.meterstore.hot.internal.write.BatchWriter;
 import org.meterstore.hot.internal.write.WriteMetrics;
 import org.meterstore.hot.partition.Partitions;
 import org.meterstore.hot.pin.ReaderPins;
+import org.meterstore.hot.subject.Subjects;
 import org.meterstore.hot.write.WriteResult;
 
 /**
- * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions and
- * the batch writer (DESIGN § 4).
+ * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions,
+ * the batch writer (DESIGN § 4) and the deployment-wide subject registry (DESIGN § 9).
  *
  * <p>Open it from a {@link HotConfig} (it then owns a HikariCP pool and closes it) or from a {@link
  * DataSource} the application owns (closing the store leaves that alone). MeterStore starts no
@@ -41,6 +43,7 @@ public final class HotStore implements AutoCloseable {
   private final PartitionManager partitions;
   private final BatchWriter writer;
   private final ReaderPins pins;
+  private final SubjectRegistry subjects;
 
   private HotStore(
       DataSource dataSource,
@@ -52,6 +55,7 @@ public final class HotStore implements AutoCloseable {
     this.pins = new SqlReaderPins(db);
     this.partitions = new PartitionManager(db);
     this.writer = new BatchWriter(db, partitions, new WriteMetrics(openTelemetry));
+    this.subjects = new SubjectRegistry(db, settings.erasureKeys(), openTelemetry);
   }
 
   /**
@@ -120,6 +124,17 @@ public final class HotStore implements AutoCloseable {
   }
 
   /**
+   * The deployment-wide subject registry in this store's schema: registration, erasure, legal
+   * holds, the retention sweep and the erasure trail (DESIGN § 9). Its tables are created by {@link
+   * #createTables} (an empty list will do); the suppression list uses {@link
+   * HotSettings#erasureKeys()}. A store opened as a role granted only the registry's tables can run
+   * the sweep.
+   */
+  public Subjects subjects() {
+    return subjects;
+  }
+
+  /**
    * Writes a batch of readings to {@code table} as one transaction; see {@link
    * #write(TableDefinition, List, Instant, Instant)}, without a floor.
    */
@@ -142,11 +157,13 @@ public final class HotStore implements AutoCloseable {
    *     none
    * @return the outcomes; nothing was written when this throws
    * @throws MeterStoreException {@code INVALID_INPUT} when a reading breaks a rule of the api or
-   *     the table, or lies below {@code floor}; {@code INTEGRITY_VIOLATION} for a value restated
-   *     under an existing version, overlapping spans ({@code spans_do_not_overlap}) or a second
-   *     operator ({@code one_operator_per_reading}), naming the table, the reading and the rule;
-   *     {@code LOCK_TIMEOUT} when a needed partition could not be attached in time; {@code STORAGE}
-   *     when the database fails. A refused batch leaves no row behind.
+   *     the table, lies below {@code floor}, or names a subject reference the registry does not
+   *     back ({@code subject_is_registered}) or one of another collection year than its balancing
+   *     year ({@code subject_year_matches_reading}); {@code INTEGRITY_VIOLATION} for a value
+   *     restated under an existing version, overlapping spans ({@code spans_do_not_overlap}) or a
+   *     second operator ({@code one_operator_per_reading}), naming the table, the reading and the
+   *     rule; {@code LOCK_TIMEOUT} when a needed partition could not be attached in time; {@code
+   *     STORAGE} when the database fails. A refused batch leaves no row behind.
    */
   public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
     return writer.write(table, batch, now, floor);

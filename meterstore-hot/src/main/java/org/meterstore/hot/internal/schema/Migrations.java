@@ -25,8 +25,14 @@ import org.slf4j.LoggerFactory;
  * from the bundled one, or a version this library does not know, is a {@code CONFIG} error.
  */
 public final class Migrations {
-  /** Every script, in version order; a script is never edited or removed once released. */
-  static final List<String> SCRIPTS = List.of("V001__create_schema.sql", "V002__reader_pins.sql");
+  /**
+   * Every script, in version order; a script is never edited or removed once released. Versions
+   * need not be contiguous (a version developed in parallel may land after a higher one): every
+   * bundled version missing from {@code schema_history} is applied, in version order, so a version
+   * that arrives later must not depend on a higher one.
+   */
+  static final List<String> SCRIPTS =
+      List.of("V001__create_schema.sql", "V002__reader_pins.sql", "V003__subject_registry.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 

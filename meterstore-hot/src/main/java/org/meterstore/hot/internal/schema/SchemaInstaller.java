@@ -29,7 +29,23 @@ import org.slf4j.LoggerFactory;
 public final class SchemaInstaller {
   /** Names of the schema's own relations, which no declared table may take. */
   static final Set<String> RESERVED =
-      Set.of("tables", "tables_pkey", "schema_history", "schema_history_pkey");
+      Set.of(
+          "tables",
+          "tables_pkey",
+          "schema_history",
+          "schema_history_pkey",
+          "subjects",
+          "subjects_pkey",
+          "subjects_collection_year",
+          "subjects_one_reference_per_year",
+          "subject_holds",
+          "subject_holds_pkey",
+          "subject_suppressions",
+          "subject_suppressions_pkey",
+          "erasure_trail",
+          "erasure_trail_pkey",
+          "erasure_trail_at",
+          "erasure_trail_id_seq");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaInstaller.class);
 

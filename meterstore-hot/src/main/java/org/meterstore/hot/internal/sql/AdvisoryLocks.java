@@ -25,6 +25,12 @@ public final class AdvisoryLocks {
    */
   public static final int CROSSING_SPANS = 0x4d530003;
 
+  /**
+   * Serialises registration, erasure, holds and lifted suppressions of one natural identifier,
+   * keyed by 16 bits of a hash of it (computed by the registry): {@code pg_locks} is public.
+   */
+  public static final int SUBJECT = 0x4d530004;
+
   private AdvisoryLocks() {}
 
   /** The key of {@code object} in {@code schema}. */

@@ -25,8 +25,9 @@ import org.postgresql.util.PSQLException;
 
 /**
  * Writes batches (DESIGN § 4): validate everything, ensure the partitions the batch needs, then in
- * one transaction lock against crossing writes, read the stored versions of the batch's merge keys,
- * decide every outcome, check spans across partitions and insert the new rows with one statement. A
+ * one transaction check subject references against the registry (tables with a subject column
+ * only), lock against crossing writes, read the stored versions of the batch's merge keys, decide
+ * every outcome, check spans across partitions and insert the new rows with one statement. A
  * refused batch rolls back whole. A batch that meets a concurrent writer's identical rows or a
  * partition detached behind this store's back is retried once. Thread-safe.
  */
@@ -86,6 +87,7 @@ public final class BatchWriter {
   private List<WriteOutcome> writeIn(Connection c, Statements st, List<BatchRow> rows, Instant now)
       throws SQLException {
     String table = st.layout().table().name();
+    st.subjects().check(c, table, rows);
     boolean interval = st.layout().table().timeModel() == TimeModel.INTERVAL;
     if (interval) {
       st.crossing().lock(c, rows);

@@ -10,13 +10,15 @@ import org.meterstore.api.table.TableDefinition;
  * @param inserter inserts new rows
  * @param crossing the cross-partition overlap check and its lock
  * @param diagnosis names the reading an exclusion constraint refused
+ * @param subjects checks subject references against the registry (a no-op without a subject column)
  */
 record Statements(
     TableLayout layout,
     StoredVersions versions,
     RowInserter inserter,
     CrossingSpans crossing,
-    ConstraintDiagnosis diagnosis) {
+    ConstraintDiagnosis diagnosis,
+    SubjectCheck subjects) {
 
   Statements(TableDefinition table, String schema) {
     this(new TableLayout(table), schema);
@@ -28,6 +30,7 @@ record Statements(
         new StoredVersions(layout, schema),
         new RowInserter(layout, schema),
         new CrossingSpans(layout, schema),
-        new ConstraintDiagnosis(layout, schema));
+        new ConstraintDiagnosis(layout, schema),
+        new SubjectCheck(layout, schema));
   }
 }

@@ -4,21 +4,27 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 
 /**
- * The integrity rules a delivery can break (DESIGN § 3.3), with the message that names the rule,
- * the table and the reading. The constraint names are the logical ones of DESIGN § 3.3, never a
- * partition's physical constraint name.
+ * The rules a delivery can break against stored state (DESIGN § 3.3, § 9), with the message that
+ * names the rule, the table and the reading. The constraint names are the logical ones of DESIGN §
+ * 3.3, never a partition's physical constraint name.
  */
 enum Violation {
   /** Same merge key and version, different value, unit, quality or scope. */
-  VALUE_RESTATED("value restated under an existing version"),
+  VALUE_RESTATED(ErrorKind.INTEGRITY_VIOLATION, "value restated under an existing version"),
   /** Two spans of one reading under one version overlap. */
-  SPANS_OVERLAP("constraint spans_do_not_overlap"),
+  SPANS_OVERLAP(ErrorKind.INTEGRITY_VIOLATION, "constraint spans_do_not_overlap"),
   /** A second network operator for one reading. */
-  SECOND_OPERATOR("constraint one_operator_per_reading");
+  SECOND_OPERATOR(ErrorKind.INTEGRITY_VIOLATION, "constraint one_operator_per_reading"),
+  /** A subject reference that is malformed or that the subject registry does not back. */
+  SUBJECT_NOT_REGISTERED(ErrorKind.INVALID_INPUT, "subject_is_registered"),
+  /** A subject reference issued for another collection year than the reading's balancing year. */
+  SUBJECT_OF_ANOTHER_YEAR(ErrorKind.INVALID_INPUT, "subject_year_matches_reading");
 
+  private final ErrorKind kind;
   private final String rule;
 
-  Violation(String rule) {
+  Violation(ErrorKind kind, String rule) {
+    this.kind = kind;
     this.rule = rule;
   }
 
@@ -30,7 +36,7 @@ enum Violation {
   /** {@code Cannot write to table <t>: reading #<i> <reading> <what> (<rule>)}. */
   MeterStoreException refuse(String table, BatchRow row, String what) {
     return new MeterStoreException(
-        ErrorKind.INTEGRITY_VIOLATION,
+        kind,
         "Cannot write to table "
             + table
             + ": reading "
