@@ -142,6 +142,42 @@ class LateCorrectionIT {
   }
 
   @Test
+  void aCorrectionOverlappingAStoredSpanOfTheSameVersionIsRefusedAndNothingIsAppended() {
+    ColdTable table = archived("overlap");
+    long rows = ColdFixtures.count(table.read());
+    Instant storedStart = HOUR1.minus(Duration.ofHours(1));
+    Instant shifted = storedStart.plus(Duration.ofMinutes(5));
+    assertThatThrownBy(
+            () ->
+                table.appendCorrections(
+                    List.of(stored(malo(1), shifted, "1", ARCHIVED_VERSION)), NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
+        .hasMessageContaining("spans_do_not_overlap")
+        .hasMessageContaining(malo(1))
+        .hasMessageContaining(storedStart.toString());
+    // Two new spans of one new version that overlap each other inside one batch.
+    assertThatThrownBy(
+            () ->
+                table.appendCorrections(
+                    List.of(
+                        stored(malo(1), shifted, "1", "20260105000000"),
+                        stored(
+                            malo(1), shifted.plus(Duration.ofMinutes(10)), "1", "20260105000000")),
+                    NOW))
+        .hasMessageContaining("spans_do_not_overlap");
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows);
+    assertThat(table.snapshots()).hasSize(1);
+
+    // The same shifted span under another version is a different delivery: accepted.
+    CorrectionResult other =
+        table.appendCorrections(List.of(stored(malo(1), shifted, "1", "20260105000000")), NOW);
+    assertThat(other.outcomes()).containsExactly(WriteOutcome.INSERTED);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(rows + 1);
+  }
+
+  @Test
   void aCorrectionAtOrAboveTheWatermarkIsRefused() {
     ColdTable table = archived("above_w");
     assertThatThrownBy(

@@ -28,9 +28,17 @@ import org.meterstore.cold.internal.layout.RowConverter;
  * bloom filters — and classifies each reading against them and against the batch's earlier
  * readings: same key and version with the same value, unit and quality is a {@code DUPLICATE}; with
  * anything else it is an integrity violation; a different version scope for the same key (a second
- * network operator) is one too.
+ * network operator) is one too, and so is an interval overlapping another start of the same reading
+ * under the same version ({@code spans_do_not_overlap}; the scan reaches one month before the
+ * batch's earliest start for that).
  */
 final class DuplicateCheck {
+  /**
+   * How far before the batch's earliest start a stored span can begin and still overlap it: the
+   * longest interval a reading can have is one balancing month (P1M, at most 31 days and an hour).
+   */
+  private static final java.time.Duration LONGEST_SPAN = java.time.Duration.ofDays(32);
+
   private final TableDefinition definition;
   private final RowConverter converter;
   private final int[] keyIndex;
@@ -39,6 +47,9 @@ final class DuplicateCheck {
   private final int value;
   private final int unit;
   private final int quality;
+  private final int from;
+  private final int to;
+  private final int[] spanKeyIndex;
 
   DuplicateCheck(TableDefinition definition, RowConverter converter) {
     this.definition = definition;
@@ -49,6 +60,13 @@ final class DuplicateCheck {
     this.value = converter.indexOf(StandardColumn.VALUE.columnName());
     this.unit = converter.indexOf(StandardColumn.UNIT.columnName());
     this.quality = converter.indexOf(StandardColumn.QUALITY.columnName());
+    this.from = converter.indexOf(StandardColumn.FROM.columnName());
+    this.to = converter.indexOf(StandardColumn.TO.columnName());
+    this.spanKeyIndex =
+        definition.mergeKey().stream()
+            .filter(c -> !c.equals(StandardColumn.FROM.columnName()))
+            .mapToInt(converter::indexOf)
+            .toArray();
   }
 
   /**
@@ -58,17 +76,60 @@ final class DuplicateCheck {
    */
   List<WriteOutcome> classify(Table table, List<Object[]> batch) {
     Map<List<Object>, List<Object[]>> stored = storedByKey(table, batch);
+    List<Object[]> spans = new ArrayList<>();
+    stored.values().forEach(spans::addAll);
     List<WriteOutcome> outcomes = new ArrayList<>(batch.size());
     for (Object[] row : batch) {
       List<Object> key = key(row);
       List<Object[]> versions = stored.computeIfAbsent(key, k -> new ArrayList<>());
       WriteOutcome outcome = classify(row, key, versions);
       if (outcome != WriteOutcome.DUPLICATE) {
+        requireNoOverlap(row, key, spans);
         versions.add(row);
+        spans.add(row);
       }
       outcomes.add(outcome);
     }
     return outcomes;
+  }
+
+  /**
+   * {@code spans_do_not_overlap} (DESIGN § 3.3): another start of the same reading under the same
+   * version must not overlap {@code row}'s interval. Point readings have no interval.
+   */
+  private void requireNoOverlap(Object[] row, List<Object> key, List<Object[]> spans) {
+    if (row[to] == null) {
+      return;
+    }
+    List<Object> reading = spanKey(row);
+    for (Object[] other : spans) {
+      boolean sameReading = other[to] != null && !other[from].equals(row[from]);
+      if (sameReading
+          && ((BigDecimal) other[version]).compareTo((BigDecimal) row[version]) == 0
+          && ((Instant) other[from]).isBefore((Instant) row[to])
+          && ((Instant) row[from]).isBefore((Instant) other[to])
+          && spanKey(other).equals(reading)) {
+        throw violation(
+            key,
+            "spans_do_not_overlap: ["
+                + row[from]
+                + ", "
+                + row[to]
+                + ") overlaps the stored span ["
+                + other[from]
+                + ", "
+                + other[to]
+                + ") of the same reading and version");
+      }
+    }
+  }
+
+  private List<Object> spanKey(Object[] row) {
+    List<Object> key = new ArrayList<>(spanKeyIndex.length);
+    for (int i : spanKeyIndex) {
+      key.add(row[i]);
+    }
+    return key;
   }
 
   private WriteOutcome classify(Object[] row, List<Object> key, List<Object[]> versions) {
@@ -126,14 +187,13 @@ final class DuplicateCheck {
       return stored;
     }
     Set<List<Object>> wanted = new HashSet<>();
-    batch.forEach(r -> wanted.add(key(r)));
+    batch.forEach(r -> wanted.add(spanKey(r)));
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).where(filter(batch)).build()) {
       for (Record record : records) {
         Object[] row = converter.toRow(record);
-        List<Object> key = key(row);
-        if (wanted.contains(key)) {
-          stored.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+        if (wanted.contains(spanKey(row))) {
+          stored.computeIfAbsent(key(row), k -> new ArrayList<>()).add(row);
         }
       }
     } catch (java.io.IOException e) {
@@ -146,7 +206,6 @@ final class DuplicateCheck {
   private Expression filter(List<Object[]> batch) {
     int malo = converter.indexOf(StandardColumn.MALO_ID.columnName());
     int obis = converter.indexOf(StandardColumn.OBIS_CODE.columnName());
-    int from = converter.indexOf(StandardColumn.FROM.columnName());
     Set<String> malos = new HashSet<>();
     Set<String> obisCodes = new HashSet<>();
     Instant min = null;
@@ -162,7 +221,7 @@ final class DuplicateCheck {
     return Expressions.and(
         Expressions.in(StandardColumn.MALO_ID.columnName(), malos.toArray()),
         Expressions.in(StandardColumn.OBIS_CODE.columnName(), obisCodes.toArray()),
-        Expressions.greaterThanOrEqual(fromName, micros(min)),
+        Expressions.greaterThanOrEqual(fromName, micros(min.minus(LONGEST_SPAN))),
         Expressions.lessThanOrEqual(fromName, micros(max)));
   }
 
