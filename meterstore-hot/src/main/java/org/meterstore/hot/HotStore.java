@@ -12,6 +12,8 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.archive.ArchivalSource;
+import org.meterstore.hot.internal.archive.SqlArchivalSource;
 import org.meterstore.hot.internal.partition.PartitionManager;
 import org.meterstore.hot.internal.pin.SqlReaderPins;
 import org.meterstore.hot.internal.schema.SchemaInstaller;
@@ -41,6 +43,7 @@ public final class HotStore implements AutoCloseable {
   private final PartitionManager partitions;
   private final BatchWriter writer;
   private final ReaderPins pins;
+  private final ArchivalSource archival;
 
   private HotStore(
       DataSource dataSource,
@@ -50,6 +53,7 @@ public final class HotStore implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.db = new Database(dataSource, settings.schema(), settings.ddlLockTimeout());
     this.pins = new SqlReaderPins(db);
+    this.archival = new SqlArchivalSource(db);
     this.partitions = new PartitionManager(db);
     this.writer = new BatchWriter(db, partitions, new WriteMetrics(openTelemetry));
   }
@@ -112,6 +116,11 @@ public final class HotStore implements AutoCloseable {
   /** The reader pins that keep archived partitions a query still reads from being dropped. */
   public ReaderPins pins() {
     return pins;
+  }
+
+  /** The archival lease, partition rows and digests that the archival cycle reads. */
+  public ArchivalSource archival() {
+    return archival;
   }
 
   /** The partition lifecycle of this store's tables, for headroom and archival. */
