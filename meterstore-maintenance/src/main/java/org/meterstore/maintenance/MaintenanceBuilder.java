@@ -16,9 +16,9 @@ import org.meterstore.maintenance.archival.FaultHook;
  * Configures a catalog's maintenance loop (DESIGN § 6) and then runs one cycle ({@link #runOnce})
  * or spawns the loop ({@link #spawn()}). Nothing runs and no thread exists before either call.
  *
- * <p>One cycle visits every table in turn: it pre-creates the hot partitions of {@code
- * partition_headroom}, archives the due windows (at most {@link #maxWindowsPerCycle} per table),
- * expires snapshots when enabled and the table's lease was won, and checks the invariant; a table
+ * <p>One cycle visits every table in turn: it archives the due windows (at most {@link
+ * #maxWindowsPerCycle} per table), expires snapshots when enabled and the table's lease was won,
+ * checks the invariant, and pre-creates the hot partitions of {@code partition_headroom}; a table
  * that fails becomes a row and the others are still maintained. Then, once, the retention sweep
  * when {@link #anonymiseAfter} is set.
  *

@@ -66,8 +66,11 @@ final class MaintenanceCycle {
 
   private TableOutcome maintain(TableDefinition table, Instant now) {
     try {
-      ensureHeadroom(table, now);
-      return row(archiver.run(table, now, maxWindows, expireSnapshots));
+      ArchivalRun run = archiver.run(table, now, maxWindows, expireSnapshots);
+      if (run.failure() == null || run.failure().kind() != ErrorKind.CONFIG) {
+        ensureHeadroom(table, now);
+      }
+      return row(run);
     } catch (RuntimeException e) {
       MeterStoreException failure =
           e instanceof MeterStoreException m
@@ -78,7 +81,11 @@ final class MaintenanceCycle {
     }
   }
 
-  /** Pre-creates the partitions writers will need; a lock timeout only postpones that. */
+  /**
+   * Pre-creates the partitions writers will need, after archival (so a table whose configuration no
+   * longer matches its stored archival step gets no partitions on the wrong grid); a lock timeout
+   * only postpones it.
+   */
   private void ensureHeadroom(TableDefinition table, Instant now) {
     try {
       catalog.hot().partitions().ensureHeadroom(table, now);

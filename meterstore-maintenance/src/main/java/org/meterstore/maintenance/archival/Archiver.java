@@ -100,6 +100,7 @@ public final class Archiver {
     ColdTable coldTable;
     Optional<ArchivalLease> lease;
     try {
+      LeasedRun.requireHotArchivalStep(hot, table);
       coldTable = cold.table(table);
       lease = hot.archival().tryLease(table, settings.holder(), now);
     } catch (MeterStoreException e) {

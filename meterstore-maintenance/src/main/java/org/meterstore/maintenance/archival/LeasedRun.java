@@ -120,22 +120,37 @@ final class LeasedRun {
 
   /** Step 3: both tiers must record the configured archival step. */
   private void requireArchivalStep() {
-    Duration configured = table.policy().archivalStep();
-    Duration inHot = hot.archival().recordedArchivalStep(table);
+    requireHotArchivalStep(hot, table);
     Optional<Duration> inCold = cold.recordedArchivalStep();
-    if (!inHot.equals(configured) || inCold.filter(s -> !s.equals(configured)).isPresent()) {
-      throw new MeterStoreException(
-          ErrorKind.CONFIG,
-          "Cannot archive table "
-              + table.name()
-              + ": its archival_step is configured as "
-              + configured
-              + " but recorded as "
-              + inHot
-              + " in PostgreSQL and "
-              + inCold.map(Duration::toString).orElse("nothing")
-              + " in Iceberg; a table's step cannot change");
+    if (inCold.filter(s -> !s.equals(table.policy().archivalStep())).isPresent()) {
+      throw stepChanged(table, inCold.get(), "Iceberg");
     }
+  }
+
+  /**
+   * The hot tier's recorded step must be the configured one. Checked before the cold table is
+   * opened, because opening creates a missing cold table with the configured step.
+   */
+  static void requireHotArchivalStep(HotStore hot, TableDefinition table) {
+    Duration inHot = hot.archival().recordedArchivalStep(table);
+    if (!inHot.equals(table.policy().archivalStep())) {
+      throw stepChanged(table, inHot, "PostgreSQL");
+    }
+  }
+
+  private static MeterStoreException stepChanged(
+      TableDefinition table, Duration recorded, String tier) {
+    return new MeterStoreException(
+        ErrorKind.CONFIG,
+        "Cannot archive table "
+            + table.name()
+            + ": its archival_step is configured as "
+            + table.policy().archivalStep()
+            + " but recorded as "
+            + recorded
+            + " in "
+            + tier
+            + "; a table's step cannot change (restore the configuration)");
   }
 
   private ArchivalPlan plan(
