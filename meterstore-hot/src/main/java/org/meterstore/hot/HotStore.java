@@ -12,6 +12,8 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.archive.ArchivalSource;
+import org.meterstore.hot.internal.archive.SqlArchivalSource;
 import org.meterstore.hot.internal.partition.PartitionManager;
 import org.meterstore.hot.internal.pin.SqlReaderPins;
 import org.meterstore.hot.internal.schema.SchemaInstaller;
@@ -44,6 +46,7 @@ public final class HotStore implements AutoCloseable {
   private final BatchWriter writer;
   private final ReaderPins pins;
   private final SubjectRegistry subjects;
+  private final ArchivalSource archival;
 
   private HotStore(
       DataSource dataSource,
@@ -53,6 +56,7 @@ public final class HotStore implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.db = new Database(dataSource, settings.schema(), settings.ddlLockTimeout());
     this.pins = new SqlReaderPins(db);
+    this.archival = new SqlArchivalSource(db);
     this.partitions = new PartitionManager(db);
     this.writer = new BatchWriter(db, partitions, new WriteMetrics(openTelemetry));
     this.subjects = new SubjectRegistry(db, settings.erasureKeys(), openTelemetry);
@@ -116,6 +120,11 @@ public final class HotStore implements AutoCloseable {
   /** The reader pins that keep archived partitions a query still reads from being dropped. */
   public ReaderPins pins() {
     return pins;
+  }
+
+  /** The archival lease, partition rows and digests that the archival cycle reads. */
+  public ArchivalSource archival() {
+    return archival;
   }
 
   /** The partition lifecycle of this store's tables, for headroom and archival. */

@@ -32,7 +32,11 @@ public final class Migrations {
    * that arrives later must not depend on a higher one.
    */
   static final List<String> SCRIPTS =
-      List.of("V001__create_schema.sql", "V002__reader_pins.sql", "V003__subject_registry.sql");
+      List.of(
+          "V001__create_schema.sql",
+          "V002__reader_pins.sql",
+          "V003__subject_registry.sql",
+          "V004__archival_leases.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 

@@ -1,0 +1,169 @@
+package org.meterstore.maintenance;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.privacy.Retention;
+import org.meterstore.hot.partition.DetachMode;
+import org.meterstore.maintenance.archival.ArchivalSettings;
+import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.archival.FaultHook;
+
+/**
+ * Configures a catalog's maintenance loop (DESIGN § 6) and then runs one cycle ({@link #runOnce})
+ * or spawns the loop ({@link #spawn()}). Nothing runs and no thread exists before either call.
+ *
+ * <p>One cycle visits every table in turn: it archives the due windows (at most {@link
+ * #maxWindowsPerCycle} per table), expires snapshots when enabled and the table's lease was won,
+ * checks the invariant, and pre-creates the hot partitions of {@code partition_headroom}; a table
+ * that fails becomes a row and the others are still maintained. Then, once, the retention sweep
+ * when {@link #anonymiseAfter} is set.
+ *
+ * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, snapshot expiry off, retention
+ * sweep off, plain detach, 50 000 rows per source query, the wall clock. Not thread-safe; every
+ * setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
+ */
+public final class MaintenanceBuilder {
+  private final MeterCatalog catalog;
+  private Duration interval = Duration.ofMinutes(15);
+  private int maxWindowsPerCycle = 8;
+  private boolean expireSnapshots;
+  private RetentionJob retention;
+  private RetentionSweep sweep;
+  private ArchivalSettings settings = ArchivalSettings.defaults();
+  private InstantSource clock = WallClock.INSTANCE;
+
+  MaintenanceBuilder(MeterCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** The pause between the end of one cycle and the start of the next; positive. */
+  public MaintenanceBuilder interval(Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw MeterStoreException.invalid("interval", value, "a positive duration");
+    }
+    this.interval = value;
+    return this;
+  }
+
+  /**
+   * The most windows one cycle archives per table, at least 1 (default 8): a store that was down
+   * for a month catches up over several cycles instead of holding one for hours.
+   */
+  public MaintenanceBuilder maxWindowsPerCycle(int value) {
+    if (value < 1) {
+      throw MeterStoreException.invalid("maxWindowsPerCycle", value, "at least 1");
+    }
+    this.maxWindowsPerCycle = value;
+    return this;
+  }
+
+  /**
+   * Whether to expire cold snapshots by each table's policy (default false: retention of snapshots
+   * is a compliance decision). Only the replica that won a table's lease expires it.
+   */
+  public MaintenanceBuilder expireSnapshots(boolean value) {
+    this.expireSnapshots = value;
+    return this;
+  }
+
+  /**
+   * Runs the retention sweep once per cycle, after every table (off by default: erasing a linkage
+   * is irreversible). The sweep itself is wired with {@link #retentionSweep}; a cycle refuses to
+   * run with a retention configured but no sweep wired.
+   *
+   * @param reason the legal reason recorded with every erasure, e.g. {@code "§ 60 Abs. 6 MsbG"}
+   * @param actor who erases, e.g. {@code "retention-job"}
+   */
+  public MaintenanceBuilder anonymiseAfter(Retention value, String reason, String actor) {
+    Objects.requireNonNull(value, "retention");
+    if (reason == null || reason.isBlank()) {
+      throw MeterStoreException.invalid("retention reason", reason, "not blank");
+    }
+    if (actor == null || actor.isBlank()) {
+      throw MeterStoreException.invalid("retention actor", actor, "not blank");
+    }
+    this.retention = new RetentionJob(value, reason, actor);
+    return this;
+  }
+
+  /** The implementation of the retention sweep (from the privacy module). */
+  public MaintenanceBuilder retentionSweep(RetentionSweep value) {
+    this.sweep = Objects.requireNonNull(value, "sweep");
+    return this;
+  }
+
+  /**
+   * How partitions are detached (default {@link DetachMode#PLAIN}); a half-detached partition is
+   * finished with {@code FINALIZE} in either mode.
+   */
+  public MaintenanceBuilder detachMode(DetachMode value) {
+    this.settings = settings.withDetachMode(Objects.requireNonNull(value, "detachMode"));
+    return this;
+  }
+
+  /** Rows per keyset query over a partition being archived (default 50 000), at least 1. */
+  public MaintenanceBuilder sourceChunkRows(int value) {
+    this.settings = settings.withSourceChunkRows(value);
+    return this;
+  }
+
+  /** The lease holder recorded in {@code archival_leases} (default {@code host:pid}). */
+  public MaintenanceBuilder holder(String value) {
+    this.settings = settings.withHolder(value);
+    return this;
+  }
+
+  /** A hook called at each archival step boundary, for crash tests; default none. */
+  public MaintenanceBuilder faultHook(FaultHook value) {
+    this.settings = settings.withFaults(Objects.requireNonNull(value, "faultHook"));
+    return this;
+  }
+
+  /** Where a spawned loop reads each cycle's {@code now} (default the wall clock). */
+  public MaintenanceBuilder clock(InstantSource value) {
+    this.clock = Objects.requireNonNull(value, "clock");
+    return this;
+  }
+
+  /**
+   * Runs one cycle at {@code now} on the caller's thread (for tests and the CLI).
+   *
+   * @return one row per table, then the retention row when configured
+   * @throws MeterStoreException {@code CONFIG} when a retention is set but no sweep is wired;
+   *     nothing a table does makes this throw
+   */
+  public MaintenanceOutcome runOnce(Instant now) {
+    return cycle().run(Objects.requireNonNull(now, "now"));
+  }
+
+  /**
+   * Starts the loop on one daemon thread: a first cycle at once, then one per {@link #interval}
+   * after each ends, each at {@code clock.instant()}.
+   *
+   * @return the handle that owns the loop; closing it stops the loop after the cycle in flight
+   * @throws MeterStoreException {@code CONFIG} when a retention is set but no sweep is wired
+   */
+  public MaintenanceHandle spawn() {
+    return new MaintenanceHandle(cycle(), interval, clock);
+  }
+
+  private MaintenanceCycle cycle() {
+    if (retention != null && sweep == null) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Invalid anonymiseAfter: "
+              + retention.retention()
+              + " (a retention sweep must be wired with retentionSweep(…) for it to run)");
+    }
+    Archiver archiver = new Archiver(catalog.hot(), catalog.cold(), settings, catalog.metrics());
+    return new MaintenanceCycle(
+        catalog, archiver, maxWindowsPerCycle, expireSnapshots, retention, sweep);
+  }
+
+  /** The configured retention sweep call. */
+  record RetentionJob(Retention retention, String reason, String actor) {}
+}

@@ -1,0 +1,125 @@
+package org.meterstore.maintenance;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.maintenance.archival.ArchivalRun;
+import org.meterstore.maintenance.archival.Archiver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One maintenance cycle: the tables in turn, then the retention sweep. Sequential on purpose: each
+ * step sees the state the previous one left, and twenty archivals at once would turn a background
+ * job into a load spike on the database it exists to relieve. Nothing a table does escapes as an
+ * exception: it becomes that table's row.
+ */
+final class MaintenanceCycle {
+  private static final Logger LOG = LoggerFactory.getLogger(MaintenanceCycle.class);
+
+  private final MeterCatalog catalog;
+  private final Archiver archiver;
+  private final int maxWindows;
+  private final boolean expireSnapshots;
+  private final MaintenanceBuilder.RetentionJob retention;
+  private final RetentionSweep sweep;
+
+  MaintenanceCycle(
+      MeterCatalog catalog,
+      Archiver archiver,
+      int maxWindows,
+      boolean expireSnapshots,
+      MaintenanceBuilder.RetentionJob retention,
+      RetentionSweep sweep) {
+    this.catalog = catalog;
+    this.archiver = archiver;
+    this.maxWindows = maxWindows;
+    this.expireSnapshots = expireSnapshots;
+    this.retention = retention;
+    this.sweep = sweep;
+  }
+
+  MaintenanceOutcome run(Instant now) {
+    List<TableOutcome> rows = new ArrayList<>();
+    for (TableDefinition table : catalog.tables()) {
+      rows.add(maintain(table, now));
+    }
+    if (retention != null) {
+      rows.add(sweep(now));
+    }
+    MaintenanceOutcome outcome = new MaintenanceOutcome(now, rows);
+    for (TableOutcome row : outcome.unhealthy()) {
+      LOG.error(
+          "Maintenance of {} at {}: {} ({} rows below W){}",
+          row.table(),
+          now,
+          row.status(),
+          row.invariantViolations(),
+          row.failure() == null ? "" : ": " + row.failure().getMessage());
+    }
+    return outcome;
+  }
+
+  private TableOutcome maintain(TableDefinition table, Instant now) {
+    try {
+      ArchivalRun run = archiver.run(table, now, maxWindows, expireSnapshots);
+      if (run.failure() == null || run.failure().kind() != ErrorKind.CONFIG) {
+        ensureHeadroom(table, now);
+      }
+      return row(run);
+    } catch (RuntimeException e) {
+      MeterStoreException failure =
+          e instanceof MeterStoreException m
+              ? m
+              : new MeterStoreException(
+                  ErrorKind.STORAGE, "Cannot maintain table " + table.name() + ": " + e, e);
+      return new TableOutcome(table.name(), Status.FAILED, 0, 0, -1, 0, failure);
+    }
+  }
+
+  /**
+   * Pre-creates the partitions writers will need, after archival (so a table whose configuration no
+   * longer matches its stored archival step gets no partitions on the wrong grid); a lock timeout
+   * only postpones it.
+   */
+  private void ensureHeadroom(TableDefinition table, Instant now) {
+    try {
+      catalog.hot().partitions().ensureHeadroom(table, now);
+    } catch (MeterStoreException e) {
+      if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
+        throw e;
+      }
+      LOG.info("Partition headroom of {} postponed: {}", table.name(), e.getMessage());
+    }
+  }
+
+  private static TableOutcome row(ArchivalRun run) {
+    Status status = Status.valueOf(run.status().name());
+    return new TableOutcome(
+        run.table(),
+        status,
+        run.windowsArchived(),
+        run.rowsArchived(),
+        run.invariantViolations(),
+        0,
+        run.failure());
+  }
+
+  private TableOutcome sweep(Instant now) {
+    try {
+      long erased = sweep.sweep(retention.retention(), retention.reason(), retention.actor(), now);
+      return new TableOutcome(TableOutcome.RETENTION, Status.SWEPT, 0, 0, 0, erased, null);
+    } catch (RuntimeException e) {
+      MeterStoreException failure =
+          e instanceof MeterStoreException m
+              ? m
+              : new MeterStoreException(
+                  ErrorKind.STORAGE, "Cannot run the retention sweep: " + e, e);
+      return new TableOutcome(TableOutcome.RETENTION, Status.FAILED, 0, 0, 0, 0, failure);
+    }
+  }
+}

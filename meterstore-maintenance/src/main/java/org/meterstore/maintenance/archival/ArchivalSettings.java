@@ -1,0 +1,71 @@
+package org.meterstore.maintenance.archival;
+
+import java.util.Objects;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.hot.partition.DetachMode;
+
+/**
+ * How an {@link Archiver} works, independent of any table.
+ *
+ * @param detachMode {@link DetachMode#PLAIN} (default: one transaction under {@code
+ *     ddl_lock_timeout}) or {@link DetachMode#CONCURRENTLY}; a partition left half detached by an
+ *     interrupted concurrent detach is always finished with {@code FINALIZE}, whatever the mode
+ * @param sourceChunkRows rows read from PostgreSQL per keyset query (default 50 000), at least 1:
+ *     with the cold tier's sort chunk this bounds the run's memory
+ * @param holder who takes the lease, as recorded in {@code archival_leases} (host and process id,
+ *     say); 1 to 200 characters
+ * @param faults called at each step boundary; {@link FaultHook#NONE} in production
+ */
+public record ArchivalSettings(
+    DetachMode detachMode, int sourceChunkRows, String holder, FaultHook faults) {
+  /** The default rows per keyset query. */
+  public static final int DEFAULT_SOURCE_CHUNK_ROWS = 50_000;
+
+  /** Checks every component. */
+  public ArchivalSettings {
+    Objects.requireNonNull(detachMode, "detachMode");
+    Objects.requireNonNull(faults, "faults; use FaultHook.NONE");
+    if (sourceChunkRows < 1) {
+      throw MeterStoreException.invalid("source chunk rows", sourceChunkRows, "at least 1");
+    }
+    if (holder == null || holder.isBlank() || holder.length() > 200) {
+      throw MeterStoreException.invalid("lease holder", holder, "1 to 200 characters");
+    }
+  }
+
+  /** Plain detach, the default chunk, this process as holder, no fault hook. */
+  public static ArchivalSettings defaults() {
+    return new ArchivalSettings(
+        DetachMode.PLAIN, DEFAULT_SOURCE_CHUNK_ROWS, defaultHolder(), FaultHook.NONE);
+  }
+
+  /** These settings with another detach mode. */
+  public ArchivalSettings withDetachMode(DetachMode mode) {
+    return new ArchivalSettings(mode, sourceChunkRows, holder, faults);
+  }
+
+  /** These settings with another source chunk size. */
+  public ArchivalSettings withSourceChunkRows(int rows) {
+    return new ArchivalSettings(detachMode, rows, holder, faults);
+  }
+
+  /** These settings with another lease holder name. */
+  public ArchivalSettings withHolder(String newHolder) {
+    return new ArchivalSettings(detachMode, sourceChunkRows, newHolder, faults);
+  }
+
+  /** These settings with a fault hook (tests). */
+  public ArchivalSettings withFaults(FaultHook hook) {
+    return new ArchivalSettings(detachMode, sourceChunkRows, holder, hook);
+  }
+
+  /** {@code <host>:<pid>}, or {@code pid <pid>} when the host name is unknown. */
+  static String defaultHolder() {
+    long pid = ProcessHandle.current().pid();
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName() + ":" + pid;
+    } catch (java.net.UnknownHostException e) {
+      return "pid " + pid;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+package org.meterstore.maintenance.archival;
+
+/** The step boundaries of an archival run at which a {@link FaultHook} is called. */
+public enum FaultPoint {
+  /** The lease is held; nothing else has happened yet. */
+  AFTER_LEASE,
+  /** A window's partition has just been detached (or finished detaching); nothing is written. */
+  AFTER_DETACH,
+  /** Between two chunks of a window's rows: some Parquet files may exist, nothing is committed. */
+  BETWEEN_CHUNKS,
+  /** A window's commit landed and its digest matched; the partition is still detached. */
+  AFTER_COMMIT,
+  /** A reclaimable partition is about to be dropped. */
+  BEFORE_DROP
+}

@@ -1,0 +1,347 @@
+package org.meterstore.maintenance.archival;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.hot.HotStore;
+import org.meterstore.hot.archive.ArchivalLease;
+import org.meterstore.hot.archive.PartitionDigest;
+import org.meterstore.hot.partition.DetachMode;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.hot.pin.ReaderPin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of one table while its lease is held: steps 2 to 8 of {@link Archiver}. It keeps what the
+ * run did so far, so that a failure half way still reports the windows already committed. Used
+ * once, on one thread.
+ */
+final class LeasedRun {
+  private static final Logger LOG = LoggerFactory.getLogger(LeasedRun.class);
+
+  private final HotStore hot;
+  private final ColdTable cold;
+  private final TableDefinition table;
+  private final Instant now;
+  private final ArchivalLease lease;
+  private final ArchivalSettings settings;
+  private final ArchivalMetrics metrics;
+
+  private int windows;
+  private long rows;
+  private int dropped;
+  private int orphans;
+  private int expired;
+  private boolean deferred;
+  private boolean leaseLost;
+  private MeterStoreException failure;
+
+  LeasedRun(
+      HotStore hot,
+      ColdTable cold,
+      TableDefinition table,
+      Instant now,
+      ArchivalLease lease,
+      ArchivalSettings settings,
+      ArchivalMetrics metrics) {
+    this.hot = hot;
+    this.cold = cold;
+    this.table = table;
+    this.now = now;
+    this.lease = lease;
+    this.settings = settings;
+    this.metrics = metrics;
+  }
+
+  ArchivalRun execute(int maxWindows, boolean expireSnapshots) {
+    Instant w = null;
+    long below = -1;
+    try {
+      settings.faults().reached(FaultPoint.AFTER_LEASE, table.name(), null);
+      cold.requireNoDrift();
+      requireArchivalStep();
+      List<PartitionInfo> partitions = hot.partitions().list(table);
+      CommitLog log = CommitLog.of(cold.icebergTable());
+      ArchivalPlan plan = plan(cold.watermark(), partitions, log, maxWindows);
+      archiveWindows(plan, partitions);
+      if (!leaseLost && failure == null) {
+        reclaim(plan.reclaimable(), log);
+      }
+      refuseStranded(plan.stranded());
+      if (expireSnapshots && !leaseLost) {
+        expired = cold.expireSnapshots(now, table.policy()).expiredSnapshotIds().size();
+      }
+      w = cold.watermark();
+      below = Archiver.checkInvariant(hot, metrics, table, w, now);
+    } catch (MeterStoreException e) {
+      failure = failure == null ? e : failure;
+    } catch (RuntimeException e) {
+      failure =
+          failure != null
+              ? failure
+              : new MeterStoreException(
+                  ErrorKind.STORAGE, "Cannot archive table " + table.name() + ": " + e, e);
+    }
+    return result(w, below);
+  }
+
+  private ArchivalRun result(Instant w, long below) {
+    ArchivalStatus status;
+    if (failure != null) {
+      status =
+          failure.kind() == ErrorKind.QUARANTINED
+              ? ArchivalStatus.QUARANTINED
+              : ArchivalStatus.FAILED;
+      LOG.warn("Archival run of {} ended {}: {}", table.name(), status, failure.getMessage());
+    } else if (leaseLost) {
+      status = ArchivalStatus.LEASE_CONTENDED;
+    } else if (deferred) {
+      status = ArchivalStatus.DEFERRED;
+    } else {
+      status = windows > 0 ? ArchivalStatus.ARCHIVED : ArchivalStatus.NOTHING_DUE;
+    }
+    return new ArchivalRun(
+        table.name(), status, windows, rows, w, dropped, orphans, below, true, expired, failure);
+  }
+
+  /** Step 3: both tiers must record the configured archival step. */
+  private void requireArchivalStep() {
+    requireHotArchivalStep(hot, table);
+    Optional<Duration> inCold = cold.recordedArchivalStep();
+    if (inCold.filter(s -> !s.equals(table.policy().archivalStep())).isPresent()) {
+      throw stepChanged(table, inCold.get(), "Iceberg");
+    }
+  }
+
+  /**
+   * The hot tier's recorded step must be the configured one. Checked before the cold table is
+   * opened, because opening creates a missing cold table with the configured step.
+   */
+  static void requireHotArchivalStep(HotStore hot, TableDefinition table) {
+    Duration inHot = hot.archival().recordedArchivalStep(table);
+    if (!inHot.equals(table.policy().archivalStep())) {
+      throw stepChanged(table, inHot, "PostgreSQL");
+    }
+  }
+
+  private static MeterStoreException stepChanged(
+      TableDefinition table, Duration recorded, String tier) {
+    return new MeterStoreException(
+        ErrorKind.CONFIG,
+        "Cannot archive table "
+            + table.name()
+            + ": its archival_step is configured as "
+            + table.policy().archivalStep()
+            + " but recorded as "
+            + recorded
+            + " in "
+            + tier
+            + "; a table's step cannot change (restore the configuration)");
+  }
+
+  private ArchivalPlan plan(
+      Instant w, List<PartitionInfo> partitions, CommitLog log, int maxWindows) {
+    List<ObservedPartition> observed = new ArrayList<>();
+    for (PartitionInfo p : partitions) {
+      boolean detached = p.state() == PartitionState.DETACHED;
+      Instant archivedAt =
+          detached
+              ? log.covering(p.lowerBound(), p.upperBound())
+                  .map(CommitLog.Commit::archivedAt)
+                  .orElse(null)
+              : null;
+      observed.add(
+          new ObservedPartition(p.name(), p.lowerBound(), p.upperBound(), !detached, archivedAt));
+    }
+    return ArchivalPlanner.plan(
+        w,
+        observed,
+        pinned(partitions),
+        table.policy().settlementLag(),
+        table.policy().readerGrace(),
+        maxWindows,
+        now);
+  }
+
+  private Set<String> pinned(List<PartitionInfo> partitions) {
+    List<ReaderPin> pins = hot.pins().active(table.name(), now);
+    Set<String> names = new HashSet<>();
+    for (PartitionInfo p : partitions) {
+      if (pins.stream().anyMatch(pin -> pin.overlaps(p.lowerBound(), p.upperBound()))) {
+        names.add(p.name());
+      }
+    }
+    return names;
+  }
+
+  /** Steps 5 and 6 for each planned window, stopping at the first that cannot proceed. */
+  private void archiveWindows(ArchivalPlan plan, List<PartitionInfo> partitions) {
+    for (ArchivalWindow window : plan.windows()) {
+      if (!lease.isHeld()) {
+        leaseLost = true;
+        LOG.warn("Archival lease of {} lost before window {}", table.name(), window.partition());
+        return;
+      }
+      PartitionInfo partition =
+          partitions.stream().filter(p -> p.name().equals(window.partition())).findFirst().get();
+      if (!detach(partition)) {
+        return;
+      }
+      if (!archive(window)) {
+        return;
+      }
+    }
+  }
+
+  /** Detaches (or finishes detaching) a window's partition; false when it had to defer. */
+  private boolean detach(PartitionInfo partition) {
+    if (partition.state() != PartitionState.DETACHED) {
+      DetachMode mode =
+          partition.state() == PartitionState.DETACH_PENDING
+              ? DetachMode.CONCURRENTLY
+              : settings.detachMode();
+      try {
+        hot.partitions().detach(table, partition.name(), mode);
+      } catch (MeterStoreException e) {
+        if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
+          throw e;
+        }
+        deferred = true;
+        metrics.deferred(table.name());
+        LOG.info("Archival of {} deferred: {}", table.name(), e.getMessage());
+        return false;
+      }
+    }
+    settings.faults().reached(FaultPoint.AFTER_DETACH, table.name(), partition.name());
+    return true;
+  }
+
+  /** Streams and commits one detached window, then re-checks its digest; false to stop. */
+  private boolean archive(ArchivalWindow window) {
+    long started = System.nanoTime();
+    String name = window.partition();
+    Iterable<Object[]> source =
+        hot.archival()
+            .rows(
+                table,
+                name,
+                settings.sourceChunkRows(),
+                chunk -> settings.faults().reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name));
+    ArchiveResult result =
+        cold.archive(
+            new ArchiveRequest(window.from(), window.to(), now, lease.epoch()),
+            source,
+            lease::isHeld);
+    if (!result.committed()) {
+      leaseLost = true;
+      LOG.warn(
+          "Archival of {} window {} not committed: {} (W {})",
+          table.name(),
+          name,
+          result.status(),
+          result.watermark());
+      return false;
+    }
+    PartitionDigest digest = hot.archival().digest(table, name);
+    if (!matches(result.digest(), digest)) {
+      failure = digestMismatch(name, result.digest(), digest, "committed");
+      return false;
+    }
+    windows++;
+    rows += result.digest().rowCount();
+    orphans += window.resumed() ? 1 : 0;
+    metrics.window(
+        table.name(),
+        result.digest().rowCount(),
+        (System.nanoTime() - started) / 1e9,
+        window.resumed());
+    settings.faults().reached(FaultPoint.AFTER_COMMIT, table.name(), name);
+    return true;
+  }
+
+  /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
+  private void reclaim(List<ObservedPartition> reclaimable, CommitLog log) {
+    for (ObservedPartition p : reclaimable) {
+      settings.faults().reached(FaultPoint.BEFORE_DROP, table.name(), p.name());
+      if (!lease.isHeld()) {
+        leaseLost = true;
+        return;
+      }
+      ContentDigest committed =
+          log.covering(p.from(), p.to()).map(CommitLog.Commit::digest).orElse(null);
+      PartitionDigest digest = hot.archival().digest(table, p.name());
+      if (committed == null || !matches(committed, digest)) {
+        failure = digestMismatch(p.name(), committed, digest, "kept");
+        continue;
+      }
+      try {
+        if (hot.partitions().drop(table, p.name())) {
+          dropped++;
+          metrics.dropped(table.name());
+        }
+      } catch (MeterStoreException e) {
+        if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
+          throw e;
+        }
+        LOG.info("Reclaiming {} skipped this cycle: {}", p.name(), e.getMessage());
+      }
+    }
+  }
+
+  /** Step 2's refusal: detached leftovers that are not the next window are named, not touched. */
+  private void refuseStranded(List<ObservedPartition> stranded) {
+    if (stranded.isEmpty() || failure != null) {
+      return;
+    }
+    String names = stranded.stream().map(ObservedPartition::name).collect(Collectors.joining(", "));
+    failure =
+        new MeterStoreException(
+            ErrorKind.INVARIANT_VIOLATED,
+            "Cannot archive table "
+                + table.name()
+                + " past "
+                + stranded.get(0).from()
+                + ": partition(s) "
+                + names
+                + " are detached but neither the next window nor archived (or straddle the"
+                + " watermark); their rows are in neither tier's live view. Re-attach them, or"
+                + " archive them by hand; they are never dropped");
+  }
+
+  private static boolean matches(ContentDigest cold, PartitionDigest hot) {
+    return cold.rowCount() == hot.rowCount() && cold.valueSum().compareTo(hot.valueSum()) == 0;
+  }
+
+  private MeterStoreException digestMismatch(
+      String partition, ContentDigest committed, PartitionDigest source, String what) {
+    return new MeterStoreException(
+        ErrorKind.INVARIANT_VIOLATED,
+        "Cannot archive partition "
+            + partition
+            + " of table "
+            + table.name()
+            + ": the cold commit carries "
+            + (committed == null ? "no digest" : committed.toSummaryValue())
+            + " but the source partition holds rows="
+            + source.rowCount()
+            + ";value-sum="
+            + source.valueSum().toPlainString()
+            + "; the partition is "
+            + what
+            + " detached and never dropped until an operator resolves it");
+  }
+}
