@@ -8,7 +8,6 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.TableMacro;
 import org.apache.calcite.schema.TranslatableTable;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.QueryProperties;
 import org.meterstore.query.ReadMode;
@@ -22,17 +21,17 @@ import org.meterstore.query.internal.exec.Session;
  */
 final class ModeMacro implements TableMacro {
   private enum Kind {
-    AS_OF_SNAPSHOT(SqlTypeName.BIGINT),
-    AS_OF_TAG(SqlTypeName.VARCHAR),
-    AS_OF_TIME(SqlTypeName.VARCHAR),
-    KNOWN_AT(SqlTypeName.VARCHAR),
+    AS_OF_SNAPSHOT(Long.class),
+    AS_OF_TAG(String.class),
+    AS_OF_TIME(String.class),
+    KNOWN_AT(String.class),
     HISTORICAL(null),
     OPERATIONAL(null),
     CURRENT(null);
 
-    final SqlTypeName argType;
+    final Class<?> argType;
 
-    Kind(SqlTypeName argType) {
+    Kind(Class<?> argType) {
       this.argType = argType;
     }
   }
@@ -59,11 +58,11 @@ final class ModeMacro implements TableMacro {
   @Override
   public List<FunctionParameter> getParameters() {
     List<FunctionParameter> params = new java.util.ArrayList<>();
-    params.add(new Param(0, "relation", SqlTypeName.VARCHAR, false));
+    params.add(new Param(0, "relation", String.class, false));
     if (kind.argType != null) {
       params.add(new Param(1, argName(), kind.argType, false));
     }
-    params.add(new Param(params.size(), "version_ceiling", SqlTypeName.VARCHAR, true));
+    params.add(new Param(params.size(), "version_ceiling", String.class, true));
     return params;
   }
 
@@ -116,7 +115,7 @@ final class ModeMacro implements TableMacro {
   }
 
   /** One macro parameter. */
-  private record Param(int ordinal, String name, SqlTypeName type, boolean optional)
+  private record Param(int ordinal, String name, Class<?> type, boolean optional)
       implements FunctionParameter {
     @Override
     public int getOrdinal() {
@@ -130,7 +129,7 @@ final class ModeMacro implements TableMacro {
 
     @Override
     public RelDataType getType(RelDataTypeFactory typeFactory) {
-      return typeFactory.createTypeWithNullability(typeFactory.createSqlType(type), optional);
+      return typeFactory.createTypeWithNullability(typeFactory.createJavaType(type), optional);
     }
 
     @Override
