@@ -5,6 +5,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ import org.meterstore.query.internal.jdbc.ConnectionHandler;
 import org.meterstore.query.internal.jdbc.ReadOnlyGuard;
 import org.meterstore.query.internal.plan.MeterSchema;
 import org.meterstore.query.internal.plan.MeterTypeSystem;
+import org.meterstore.query.internal.system.SystemSchema;
+import org.meterstore.query.internal.system.SystemSnapshot;
+import org.meterstore.query.internal.system.SystemTablesComputer;
 
 /**
  * SQL over one deployment's tables: every {@link #connection()} is a read-only JDBC connection
@@ -101,8 +105,23 @@ public final class MeterCatalog implements AutoCloseable {
     Session session = new Session(runtime, mode);
     SchemaPlus root = cc.getRootSchema();
     root.add(schemaName, new MeterSchema(session, ImmutableMultimap.of()));
+    root.add("system", new SystemSchema(() -> (SystemSnapshot) runtime.systemSnapshot().get()));
     cc.setSchema(schemaName);
     return ConnectionHandler.wrap(c, session, guard);
+  }
+
+  /**
+   * Recomputes the {@code system} relations at {@code now}: one round trip to each tier per table.
+   * Until the first call they are not readable; between calls they do not change. Failures are
+   * reported in the rows ({@code -1}, null, {@code healthy = false}), never thrown.
+   *
+   * @param now the instant lags and the partition runway are measured against (UTC)
+   */
+  public void refreshSystemTables(Instant now) {
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required");
+    }
+    runtime.systemSnapshot().set(SystemTablesComputer.compute(runtime, schemaName, now));
   }
 
   /** Nothing to close: connections are closed by their users and the stores by their owner. */

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
@@ -28,6 +29,7 @@ public final class CatalogRuntime {
   private final Duration pinTtl;
   private final QueryMetrics metrics;
   private final Map<String, ColdTable> coldTables = new ConcurrentHashMap<>();
+  private final AtomicReference<Object> systemSnapshot = new AtomicReference<>();
 
   /** The shared state of one catalog. */
   public CatalogRuntime(
@@ -100,5 +102,10 @@ public final class CatalogRuntime {
 
   public QueryMetrics metrics() {
     return metrics;
+  }
+
+  /** The last computed {@code system} relations (opaque here), or null before the first refresh. */
+  public AtomicReference<Object> systemSnapshot() {
+    return systemSnapshot;
   }
 }
