@@ -1,6 +1,5 @@
 package org.meterstore.query;
 
-import com.google.common.collect.ImmutableMultimap;
 import io.opentelemetry.api.OpenTelemetry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,6 +23,7 @@ import org.meterstore.hot.HotStore;
 import org.meterstore.query.internal.exec.CatalogRuntime;
 import org.meterstore.query.internal.exec.QueryMetrics;
 import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.function.MeterFunctions;
 import org.meterstore.query.internal.jdbc.ConnectionHandler;
 import org.meterstore.query.internal.jdbc.ReadOnlyGuard;
 import org.meterstore.query.internal.plan.MeterSchema;
@@ -102,9 +102,9 @@ public final class MeterCatalog implements AutoCloseable {
     calcite.setProperty("typeSystem", MeterTypeSystem.class.getName());
     Connection c = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", calcite);
     CalciteConnection cc = c.unwrap(CalciteConnection.class);
-    Session session = new Session(runtime, mode);
+    Session session = new Session(runtime, mode, () -> connection(info));
     SchemaPlus root = cc.getRootSchema();
-    root.add(schemaName, new MeterSchema(session, ImmutableMultimap.of()));
+    root.add(schemaName, new MeterSchema(session, MeterFunctions.all(session)));
     root.add("system", new SystemSchema(() -> (SystemSnapshot) runtime.systemSnapshot().get()));
     cc.setSchema(schemaName);
     return ConnectionHandler.wrap(c, session, guard);

@@ -13,10 +13,23 @@ public final class Session {
   private final CatalogRuntime runtime;
   private final ReadMode mode;
   private final ThreadLocal<QueryContext> planning = new ThreadLocal<>();
+  private final Opener opener;
 
-  public Session(CatalogRuntime runtime, ReadMode mode) {
+  /** Opens another connection of the same catalog (for table functions that query it). */
+  @FunctionalInterface
+  public interface Opener {
+    java.sql.Connection open() throws java.sql.SQLException;
+  }
+
+  public Session(CatalogRuntime runtime, ReadMode mode, Opener opener) {
     this.runtime = runtime;
     this.mode = mode;
+    this.opener = opener;
+  }
+
+  /** A new connection of the same catalog in the current read mode; the caller closes it. */
+  public java.sql.Connection openConnection() throws java.sql.SQLException {
+    return opener.open();
   }
 
   public CatalogRuntime runtime() {
