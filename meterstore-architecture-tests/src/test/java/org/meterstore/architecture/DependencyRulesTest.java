@@ -143,10 +143,22 @@ class DependencyRulesTest {
         .accessField(System.class, "err")
         .orShould()
         .dependOnClassesThat()
-        .resideInAnyPackage("java.util.logging..", "io.opentelemetry.sdk..")
+        .resideInAnyPackage("io.opentelemetry.sdk..")
         .orShould()
         .callMethod("io.opentelemetry.api.GlobalOpenTelemetry", "get")
         .because("a library takes its OpenTelemetry instance as an argument and logs via SLF4J")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAnyPackage(LIBRARY_PACKAGES)
+        .and()
+        .doNotImplement(java.sql.Driver.class)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.util.logging..")
+        .because(
+            "libraries log via SLF4J; only a java.sql.Driver must name java.util.logging.Logger"
+                + " (getParentLogger)")
         .check(classes);
   }
 

@@ -1,0 +1,227 @@
+package org.meterstore.query;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import javax.sql.DataSource;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdStore;
+import org.meterstore.hot.HotStore;
+import org.meterstore.query.internal.exec.CatalogRuntime;
+import org.meterstore.query.internal.exec.QueryMetrics;
+import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.function.MeterFunctions;
+import org.meterstore.query.internal.jdbc.ConnectionHandler;
+import org.meterstore.query.internal.jdbc.ReadOnlyGuard;
+import org.meterstore.query.internal.plan.MeterSchema;
+import org.meterstore.query.internal.plan.MeterTypeSystem;
+import org.meterstore.query.internal.system.SystemSchema;
+import org.meterstore.query.internal.system.SystemSnapshot;
+import org.meterstore.query.internal.system.SystemTablesComputer;
+
+/**
+ * SQL over one deployment's tables: every {@link #connection()} is a read-only JDBC connection
+ * (Apache Calcite underneath) whose default schema holds, for each table {@code T}, the relations
+ * {@code T} (one row per reading, version-resolved over both tiers) and {@code T_versions} (every
+ * stored version), plus the {@code system} schema. See {@code docs/querying.md}.
+ *
+ * <p>SQL is case-sensitive with double-quoted identifiers ({@code lex=JAVA}, {@code
+ * quoting=DOUBLE_QUOTE}); reserved words such as {@code "from"}, {@code "to"} and {@code "value"}
+ * must be quoted. Timestamps are UTC ({@code TIMESTAMP(3)}), dates Europe/Berlin balancing dates.
+ *
+ * <p>Thread-safe; connections are independent. The catalog owns neither store: closing it closes
+ * nothing but what it opened itself (nothing). Time comes from the injected clock only, used for
+ * reader pins.
+ */
+public final class MeterCatalog implements AutoCloseable {
+  private static final SqlParser.Config PARSER =
+      SqlParser.config().withLex(Lex.JAVA).withQuoting(Quoting.DOUBLE_QUOTE);
+
+  private final CatalogRuntime runtime;
+  private final String schemaName;
+  private final ReadOnlyGuard guard = new ReadOnlyGuard(PARSER);
+
+  private MeterCatalog(CatalogRuntime runtime, String schemaName) {
+    this.runtime = runtime;
+    this.schemaName = schemaName;
+  }
+
+  /** A builder; tables, both stores, the hot data source and the clock are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The declared tables, by name. */
+  public Map<String, TableDefinition> tables() {
+    return runtime.tables();
+  }
+
+  /** The name of the schema holding the tables (the connections' default schema). */
+  public String schemaName() {
+    return schemaName;
+  }
+
+  /** A connection in the current read mode. The caller closes it. */
+  public Connection connection() throws SQLException {
+    return connection(new Properties());
+  }
+
+  /**
+   * A connection; {@code info}'s {@link QueryProperties} choose its read mode, other properties go
+   * to Calcite. The caller closes it.
+   *
+   * @throws SQLException when a property is invalid
+   */
+  public Connection connection(Properties info) throws SQLException {
+    ReadMode mode;
+    try {
+      mode = QueryProperties.readMode(info);
+    } catch (MeterStoreException e) {
+      throw new SQLException(e.getMessage(), "HY024", e);
+    }
+    Properties calcite = new Properties();
+    info.stringPropertyNames().stream()
+        .filter(k -> !k.startsWith(QueryProperties.PREFIX))
+        .forEach(k -> calcite.setProperty(k, info.getProperty(k)));
+    calcite.setProperty("lex", "JAVA");
+    calcite.setProperty("quoting", "DOUBLE_QUOTE");
+    calcite.setProperty("timeZone", "UTC");
+    calcite.setProperty("typeSystem", MeterTypeSystem.class.getName());
+    Connection c = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", calcite);
+    CalciteConnection cc = c.unwrap(CalciteConnection.class);
+    Session session = new Session(runtime, mode, () -> connection(info));
+    SchemaPlus root = cc.getRootSchema();
+    root.add(schemaName, new MeterSchema(session, MeterFunctions.all(session)));
+    root.add("system", new SystemSchema(() -> (SystemSnapshot) runtime.systemSnapshot().get()));
+    cc.setSchema(schemaName);
+    return ConnectionHandler.wrap(c, session, guard);
+  }
+
+  /**
+   * Recomputes the {@code system} relations at {@code now}: one round trip to each tier per table.
+   * Until the first call they are not readable; between calls they do not change. Failures are
+   * reported in the rows ({@code -1}, null, {@code healthy = false}), never thrown.
+   *
+   * @param now the instant lags and the partition runway are measured against (UTC)
+   */
+  public void refreshSystemTables(Instant now) {
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required");
+    }
+    runtime.systemSnapshot().set(SystemTablesComputer.compute(runtime, schemaName, now));
+  }
+
+  /** Nothing to close: connections are closed by their users and the stores by their owner. */
+  @Override
+  public void close() {}
+
+  /** Builds a {@link MeterCatalog}. Not thread-safe. */
+  public static final class Builder {
+    private List<TableDefinition> tables;
+    private HotStore hot;
+    private DataSource hotDataSource;
+    private ColdStore cold;
+    private InstantSource clock;
+    private OpenTelemetry openTelemetry = OpenTelemetry.noop();
+    private Duration pinTtl = Duration.ofHours(1);
+    private String schemaName = "meterstore";
+
+    private Builder() {}
+
+    /** The declared tables (each must exist in both tiers). */
+    public Builder tables(List<TableDefinition> definitions) {
+      this.tables = List.copyOf(definitions);
+      return this;
+    }
+
+    /**
+     * The hot tier and a data source on the same database for reading (the store's own pool is not
+     * exposed); the caller owns both.
+     */
+    public Builder hot(HotStore store, DataSource dataSource) {
+      this.hot = store;
+      this.hotDataSource = dataSource;
+      return this;
+    }
+
+    /** The cold tier; the caller owns it. */
+    public Builder cold(ColdStore store) {
+      this.cold = store;
+      return this;
+    }
+
+    /** Where reader pins take their {@code now} from (time is a parameter). */
+    public Builder clock(InstantSource source) {
+      this.clock = source;
+      return this;
+    }
+
+    /** Where metrics go (default {@link OpenTelemetry#noop()}). */
+    public Builder openTelemetry(OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
+
+    /**
+     * How long a statement's reader pin keeps archival from dropping the hot partitions it read
+     * (default 1 hour, positive). A statement used after its pin lapsed fails naming the window.
+     */
+    public Builder pinTtl(Duration ttl) {
+      this.pinTtl = ttl;
+      return this;
+    }
+
+    /** The schema name of the tables (default {@code meterstore}); not {@code system}. */
+    public Builder schemaName(String name) {
+      this.schemaName = name;
+      return this;
+    }
+
+    /**
+     * The catalog.
+     *
+     * @throws MeterStoreException {@code INVALID_INPUT} naming a missing or invalid setting
+     */
+    public MeterCatalog build() {
+      require("tables", tables);
+      require("hot store", hot);
+      require("hot data source", hotDataSource);
+      require("cold store", cold);
+      require("clock", clock);
+      require("openTelemetry", openTelemetry);
+      if (pinTtl == null || pinTtl.isNegative() || pinTtl.isZero()) {
+        throw MeterStoreException.invalid("pin ttl", pinTtl, "a positive duration");
+      }
+      if (schemaName == null
+          || !schemaName.matches("[a-z][a-z0-9_]*")
+          || "system".equals(schemaName)) {
+        throw MeterStoreException.invalid(
+            "schema name", schemaName, "a lowercase identifier, not system");
+      }
+      CatalogRuntime runtime =
+          new CatalogRuntime(
+              tables, hot, hotDataSource, cold, clock, pinTtl, new QueryMetrics(openTelemetry));
+      return new MeterCatalog(runtime, schemaName);
+    }
+
+    private static void require(String field, Object value) {
+      if (value == null) {
+        throw MeterStoreException.invalid(field, null, "required");
+      }
+      Objects.requireNonNull(value);
+    }
+  }
+}

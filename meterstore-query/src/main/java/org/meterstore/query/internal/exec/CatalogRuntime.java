@@ -1,0 +1,111 @@
+package org.meterstore.query.internal.exec;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdStore;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.hot.HotStore;
+
+/**
+ * Everything a catalog's queries share: the table definitions, both stores, the clock and the
+ * metrics. Cold tables are opened on first use and cached; a failure to open one is not cached, so
+ * a query after the object store recovers succeeds. Thread-safe.
+ */
+public final class CatalogRuntime {
+  private final Map<String, TableDefinition> tables;
+  private final HotStore hot;
+  private final DataSource hotDataSource;
+  private final ColdStore cold;
+  private final InstantSource clock;
+  private final Duration pinTtl;
+  private final QueryMetrics metrics;
+  private final Map<String, ColdTable> coldTables = new ConcurrentHashMap<>();
+  private final AtomicReference<Object> systemSnapshot = new AtomicReference<>();
+
+  /** The shared state of one catalog. */
+  public CatalogRuntime(
+      List<TableDefinition> tables,
+      HotStore hot,
+      DataSource hotDataSource,
+      ColdStore cold,
+      InstantSource clock,
+      Duration pinTtl,
+      QueryMetrics metrics) {
+    Map<String, TableDefinition> byName = new LinkedHashMap<>();
+    tables.forEach(t -> byName.put(t.name(), t));
+    this.tables = Map.copyOf(byName);
+    this.hot = hot;
+    this.hotDataSource = hotDataSource;
+    this.cold = cold;
+    this.clock = clock;
+    this.pinTtl = pinTtl;
+    this.metrics = metrics;
+  }
+
+  /** The definitions by table name. */
+  public Map<String, TableDefinition> tables() {
+    return tables;
+  }
+
+  /**
+   * The definition of {@code name}.
+   *
+   * @throws MeterStoreException {@code QUERY} when the catalog has no such table
+   */
+  public TableDefinition table(String name) {
+    TableDefinition def = tables.get(name);
+    if (def == null) {
+      throw new MeterStoreException(
+          ErrorKind.QUERY,
+          "Cannot read table " + name + ": the catalog declares " + tables.keySet());
+    }
+    return def;
+  }
+
+  public HotStore hot() {
+    return hot;
+  }
+
+  public DataSource hotDataSource() {
+    return hotDataSource;
+  }
+
+  public ColdStore cold() {
+    return cold;
+  }
+
+  /**
+   * The cold table of {@code def}, opened once.
+   *
+   * @throws MeterStoreException {@code STORAGE} (retryable) when the catalog cannot be reached
+   */
+  public ColdTable coldTable(TableDefinition def) {
+    return coldTables.computeIfAbsent(def.name(), n -> cold.table(def));
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  public Duration pinTtl() {
+    return pinTtl;
+  }
+
+  public QueryMetrics metrics() {
+    return metrics;
+  }
+
+  /** The last computed {@code system} relations (opaque here), or null before the first refresh. */
+  public AtomicReference<Object> systemSnapshot() {
+    return systemSnapshot;
+  }
+}

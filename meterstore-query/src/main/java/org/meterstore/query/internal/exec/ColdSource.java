@@ -1,0 +1,251 @@
+package org.meterstore.query.internal.exec;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.StandardColumn;
+
+/**
+ * Reads one cold scan from the snapshot the statement pinned: the pushed predicates become an
+ * Iceberg filter (partition pruning, file and row-group statistics), only the needed columns are
+ * read, and versions are resolved in memory unless {@link MergeElision} proved it unnecessary for
+ * the files this scan reads. The predicates that must hold exactly (the read mode's, the boundary)
+ * are re-checked on every row.
+ */
+public final class ColdSource implements ScanSource {
+  private final CatalogRuntime runtime;
+  private final ScanSpec spec;
+  private final MergeElision.Decision elision;
+
+  /** The cold scan of {@code spec}; decides merge elision from the pinned snapshot's files. */
+  public ColdSource(CatalogRuntime runtime, ScanSpec spec) {
+    this.runtime = runtime;
+    this.spec = spec;
+    TableState state = spec.state();
+    if (!spec.resolve()) {
+      elision = new MergeElision.Decision(true, "versions relation");
+    } else if (state.iceberg() == null || state.snapshotId() == null) {
+      elision = new MergeElision.Decision(false, "no snapshot");
+    } else {
+      Expression planFilter = new IcebergFilters(spec, null).and(exact(spec.below()));
+      elision = MergeElision.decide(state.iceberg(), state.snapshotId(), planFilter);
+    }
+  }
+
+  /** Whether this scan skips version resolution, for plans. */
+  public boolean elided() {
+    return spec.resolve() && elision.elided();
+  }
+
+  /** Why, for plans. */
+  public String elisionReason() {
+    return elision.reason();
+  }
+
+  /** The Iceberg filter as planned (parameters not yet bound), for plans. */
+  public String plannedFilter() {
+    return new IcebergFilters(spec, null).and(pushed()).toString();
+  }
+
+  /** The predicates that act before resolution, plus the boundary and the read mode's. */
+  private List<Pred> exact(List<Pred> preds) {
+    List<Pred> out = new ArrayList<>(preds);
+    out.addAll(spec.modePreds());
+    Instant boundary = spec.state().boundary();
+    if (!boundary.equals(Instant.MAX)) {
+      out.add(
+          new Pred.Cmp(spec.fromColumn(), Pred.Op.LT, new Pred.Literal(boundary.toEpochMilli())));
+    }
+    return out;
+  }
+
+  /** What the Iceberg scan filters on: everything when no resolution happens in between. */
+  private List<Pred> pushed() {
+    return exact(elided() || !spec.resolve() ? spec.preds() : spec.below());
+  }
+
+  @Override
+  public Enumerable<Object[]> scan(DataContext root) {
+    TableState state = spec.state();
+    FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), root);
+    if (!state.needsCold(range)) {
+      return RowEnumerable.empty();
+    }
+    state.requireColdReadable();
+    if (state.snapshotId() == null) {
+      return RowEnumerable.empty();
+    }
+    if (spec.resolve()) {
+      runtime.metrics().elisionDecided(state.def().name(), elision.elided());
+    }
+    return new RowEnumerable(runtime.metrics(), state.def().name(), "cold", () -> open(root));
+  }
+
+  private RowEnumerable.Cursor open(DataContext root) {
+    TableState state = spec.state();
+    List<Pred> checked = pushed();
+    Expression filter = new IcebergFilters(spec, root).and(checked);
+    BitSet needed = new BitSet();
+    for (int p : spec.projects()) {
+      needed.set(p);
+    }
+    checked.forEach(p -> needed.or(p.columns()));
+    boolean resolving = spec.resolve() && !elision.elided();
+    if (resolving) {
+      needed.or(spec.resolutionColumns());
+    }
+    int[] columns = needed.stream().toArray();
+    List<String> names = new ArrayList<>();
+    for (int c : columns) {
+      names.add(spec.name(c));
+    }
+    Table table = state.iceberg();
+    CloseableIterable<Record> records;
+    try {
+      records =
+          IcebergGenerics.read(table)
+              .useSnapshot(state.snapshotId())
+              .where(filter)
+              .select(names)
+              .build();
+    } catch (RuntimeException e) {
+      throw unreachable(e);
+    }
+    PredEval eval = new PredEval(spec, root);
+    Iterator<Object[]> rows = new RecordRows(records.iterator(), columns, spec, eval, checked);
+    if (resolving) {
+      rows = resolve(rows).iterator();
+    }
+    return new Cursor(records, rows, spec.projects());
+  }
+
+  private MeterStoreException unreachable(RuntimeException e) {
+    if (e instanceof MeterStoreException m) {
+      return m;
+    }
+    return new MeterStoreException(
+        ErrorKind.STORAGE, "Cannot read the cold tier of table " + spec.def().name() + ": " + e, e);
+  }
+
+  private List<Object[]> resolve(Iterator<Object[]> rows) {
+    int[] group = spec.groupColumns().stream().toArray();
+    int version = spec.column(StandardColumn.VERSION);
+    int recordedAt = spec.column(StandardColumn.RECORDED_AT);
+    Map<List<Object>, Object[]> winners = new HashMap<>();
+    while (rows.hasNext()) {
+      Object[] row = rows.next();
+      List<Object> key = new ArrayList<>(group.length);
+      for (int g : group) {
+        key.add(row[g]);
+      }
+      winners.merge(key, row, (a, b) -> wins(b, a, version, recordedAt) ? b : a);
+    }
+    return new ArrayList<>(winners.values());
+  }
+
+  private static boolean wins(Object[] candidate, Object[] held, int version, int recordedAt) {
+    int cmp = ((BigDecimal) candidate[version]).compareTo((BigDecimal) held[version]);
+    if (cmp != 0) {
+      return cmp > 0;
+    }
+    return ((Long) candidate[recordedAt]).compareTo((Long) held[recordedAt]) > 0;
+  }
+
+  /** Iceberg records as full-width rows of internal values, filtered exactly. */
+  private final class RecordRows implements Iterator<Object[]> {
+    private final Iterator<Record> records;
+    private final int[] columns;
+    private final ScanSpec spec;
+    private final PredEval eval;
+    private final List<Pred> checked;
+    private Object[] next;
+
+    RecordRows(
+        Iterator<Record> records, int[] columns, ScanSpec spec, PredEval eval, List<Pred> checked) {
+      this.records = records;
+      this.columns = columns;
+      this.spec = spec;
+      this.eval = eval;
+      this.checked = checked;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        while (next == null && records.hasNext()) {
+          Record r = records.next();
+          Object[] row = new Object[spec.def().columns().size()];
+          for (int c : columns) {
+            row[c] = Columns.fromIceberg(r.getField(spec.name(c)), spec.type(c));
+          }
+          if (eval.all(checked, row)) {
+            next = row;
+          }
+        }
+      } catch (RuntimeException e) {
+        throw unreachable(e);
+      }
+      return next != null;
+    }
+
+    @Override
+    public Object[] next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      Object[] row = next;
+      next = null;
+      return row;
+    }
+  }
+
+  /** Projects full-width rows to the output columns; closing closes the Iceberg scan. */
+  private static final class Cursor implements RowEnumerable.Cursor {
+    private final CloseableIterable<Record> records;
+    private final Iterator<Object[]> rows;
+    private final int[] projects;
+
+    Cursor(CloseableIterable<Record> records, Iterator<Object[]> rows, int[] projects) {
+      this.records = records;
+      this.rows = rows;
+      this.projects = projects;
+    }
+
+    @Override
+    public Object[] next() {
+      if (!rows.hasNext()) {
+        return null;
+      }
+      Object[] full = rows.next();
+      Object[] out = new Object[projects.length];
+      for (int i = 0; i < projects.length; i++) {
+        out[i] = full[projects[i]];
+      }
+      return out;
+    }
+
+    @Override
+    public void close() {
+      try {
+        records.close();
+      } catch (IOException e) {
+        // the scan is over; nothing to recover
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package org.meterstore.query.internal.exec;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+
+/**
+ * The query instruments of DESIGN § 10, recorded through the OpenTelemetry API (no-ops until the
+ * application installs an SDK). Planning and scanning are two instruments: one duration recorded at
+ * plan time would hide a slow scan behind fast planning.
+ */
+public final class QueryMetrics {
+  static final AttributeKey<String> TABLE = AttributeKey.stringKey("table");
+  static final AttributeKey<String> TIER = AttributeKey.stringKey("tier");
+
+  private final DoubleHistogram planDuration;
+  private final DoubleHistogram scanDuration;
+  private final LongCounter mergeElided;
+  private final LongCounter elisionDecisions;
+
+  /** Instruments on {@code otel}'s meter {@code org.meterstore.query}. */
+  public QueryMetrics(OpenTelemetry otel) {
+    Meter meter = otel.getMeter("org.meterstore.query");
+    planDuration =
+        meter
+            .histogramBuilder("meterstore.query.plan_duration")
+            .setUnit("s")
+            .setDescription("Time to plan a statement, recorded once per table it reads")
+            .build();
+    scanDuration =
+        meter
+            .histogramBuilder("meterstore.query.scan_duration")
+            .setUnit("s")
+            .setDescription("Time from opening a tier scan until it is closed")
+            .build();
+    mergeElided =
+        meter
+            .counterBuilder("meterstore.query.merge_elided")
+            .setUnit("{scan}")
+            .setDescription("Cold scans that skipped version resolution")
+            .build();
+    elisionDecisions =
+        meter
+            .counterBuilder("meterstore.query.merge_elision_decisions")
+            .setUnit("{scan}")
+            .setDescription("Cold scans for which merge elision was decided (elided or not)")
+            .build();
+  }
+
+  /** Records the planning time of a statement that read {@code table}. */
+  public void planned(String table, long nanos) {
+    planDuration.record(nanos / 1e9, Attributes.of(TABLE, table));
+  }
+
+  /** Records one finished scan of {@code tier} ({@code hot} or {@code cold}). */
+  public void scanned(String table, String tier, long nanos) {
+    scanDuration.record(nanos / 1e9, Attributes.of(TABLE, table, TIER, tier));
+  }
+
+  /** Records one elision decision for a cold scan of {@code table}. */
+  public void elisionDecided(String table, boolean elided) {
+    Attributes attributes = Attributes.of(TABLE, table);
+    elisionDecisions.add(1, attributes);
+    if (elided) {
+      mergeElided.add(1, attributes);
+    }
+  }
+}

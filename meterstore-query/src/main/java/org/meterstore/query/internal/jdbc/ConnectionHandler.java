@@ -1,0 +1,146 @@
+package org.meterstore.query.internal.jdbc;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.meterstore.query.internal.exec.QueryContext;
+import org.meterstore.query.internal.exec.Session;
+
+/**
+ * The connection a catalog hands out: Calcite's, with statements that plan inside a {@link
+ * QueryContext}, read-only enforcement, and closing that releases every statement's pins.
+ */
+public final class ConnectionHandler implements InvocationHandler {
+  private final Connection calcite;
+  private final Session session;
+  private final ReadOnlyGuard guard;
+  private final Set<StatementHandler> statements = ConcurrentHashMap.newKeySet();
+
+  private ConnectionHandler(Connection calcite, Session session, ReadOnlyGuard guard) {
+    this.calcite = calcite;
+    this.session = session;
+    this.guard = guard;
+  }
+
+  /** A read-only MeterStore connection around {@code calcite}. */
+  public static Connection wrap(Connection calcite, Session session, ReadOnlyGuard guard) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            ConnectionHandler.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            new ConnectionHandler(calcite, session, guard));
+  }
+
+  @Override
+  public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    String name = method.getName();
+    switch (name) {
+      case "createStatement":
+        return track(
+            StatementHandler.wrap((Statement) call(method, args), Statement.class, this, null));
+      case "prepareStatement":
+        return prepare(method, args);
+      case "prepareCall":
+        throw ReadOnlyGuard.refused("CALL");
+      case "setReadOnly":
+        if (!Boolean.TRUE.equals(args[0])) {
+          throw new SQLFeatureNotSupportedException(
+              "Cannot make a MeterStore connection writable: MeterStore is read-only",
+              ReadOnlyGuard.READ_ONLY_STATE);
+        }
+        return null;
+      case "isReadOnly":
+        return true;
+      case "close":
+        closeStatements();
+        return call(method, args);
+      case "unwrap":
+        return ((Class<?>) args[0]).isInstance(proxy) ? proxy : call(method, args);
+      case "isWrapperFor":
+        return ((Class<?>) args[0]).isInstance(proxy) || (Boolean) call(method, args);
+      case "equals":
+        return proxy == args[0];
+      case "hashCode":
+        return System.identityHashCode(proxy);
+      default:
+        return call(method, args);
+    }
+  }
+
+  private Object prepare(Method method, Object[] args) throws Throwable {
+    String sql = (String) args[0];
+    guard.check(sql);
+    QueryContext context = session.newContext();
+    PreparedStatement prepared;
+    try {
+      prepared = (PreparedStatement) plan(context, () -> call(method, args));
+    } catch (Throwable t) {
+      context.close();
+      throw t;
+    }
+    return track(StatementHandler.wrap(prepared, PreparedStatement.class, this, context));
+  }
+
+  /** Runs {@code planning} with {@code context} current and records the planning time. */
+  Object plan(QueryContext context, Call planning) throws Throwable {
+    long started = System.nanoTime();
+    session.planning(context);
+    try {
+      return planning.run();
+    } finally {
+      session.planning(null);
+      long nanos = System.nanoTime() - started;
+      context.tablesRead().forEach(t -> session.runtime().metrics().planned(t, nanos));
+    }
+  }
+
+  Session session() {
+    return session;
+  }
+
+  ReadOnlyGuard guard() {
+    return guard;
+  }
+
+  void forget(StatementHandler statement) {
+    statements.remove(statement);
+  }
+
+  private Object track(Object statementProxy) {
+    statements.add((StatementHandler) Proxy.getInvocationHandler(statementProxy));
+    return statementProxy;
+  }
+
+  private void closeStatements() {
+    for (StatementHandler s : Set.copyOf(statements)) {
+      s.closeContext();
+    }
+    statements.clear();
+  }
+
+  private Object call(Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(calcite, args);
+    } catch (InvocationTargetException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /** A Calcite call that may throw. */
+  @FunctionalInterface
+  interface Call {
+    Object run() throws Throwable;
+  }
+
+  static SQLException closed() {
+    return new SQLException("Cannot use a closed MeterStore statement", "HY010");
+  }
+}

@@ -1,0 +1,89 @@
+package org.meterstore.query.internal.jdbc;
+
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+/**
+ * Refuses every statement but a query ({@code SELECT}, {@code VALUES}, {@code WITH}, set
+ * operations) or {@code EXPLAIN} of one. A statement Calcite's parser does not know (DDL such as
+ * {@code CREATE} or {@code DROP}) is refused by its first keyword; a malformed query is passed on
+ * so that Calcite reports the syntax error.
+ */
+public final class ReadOnlyGuard {
+  /** SQLState of a refused statement: "read-only SQL transaction". */
+  public static final String READ_ONLY_STATE = "25006";
+
+  private static final Set<String> QUERY_WORDS = Set.of("SELECT", "WITH", "VALUES", "EXPLAIN");
+
+  private final SqlParser.Config parserConfig;
+
+  public ReadOnlyGuard(SqlParser.Config parserConfig) {
+    this.parserConfig = parserConfig;
+  }
+
+  /**
+   * Passes a query, refuses anything else.
+   *
+   * @throws SQLException with SQLState {@value #READ_ONLY_STATE} naming the statement kind
+   */
+  public void check(String sql) throws SQLException {
+    SqlNode node;
+    try {
+      node = SqlParser.create(sql, parserConfig).parseStmt();
+    } catch (SqlParseException e) {
+      String word = firstWord(sql);
+      if (QUERY_WORDS.contains(word)) {
+        return;
+      }
+      throw refused(word.isEmpty() ? "an empty or unparsable statement" : word);
+    }
+    SqlKind kind = node.getKind();
+    if (kind == SqlKind.EXPLAIN) {
+      SqlNode explained = ((SqlExplain) node).getExplicandum();
+      if (explained.isA(SqlKind.QUERY)) {
+        return;
+      }
+      throw refused("EXPLAIN " + explained.getKind());
+    }
+    if (!node.isA(SqlKind.QUERY)) {
+      throw refused(kind.sql);
+    }
+  }
+
+  /** The refusal of a statement of {@code kind}. */
+  public static SQLException refused(String kind) {
+    return new SQLException(
+        "Cannot execute "
+            + kind
+            + ": MeterStore is read-only; only SELECT, VALUES and EXPLAIN are accepted",
+        READ_ONLY_STATE);
+  }
+
+  static String firstWord(String sql) {
+    String s = sql == null ? "" : sql.strip();
+    while (true) {
+      if (s.startsWith("--")) {
+        int nl = s.indexOf('\n');
+        s = nl < 0 ? "" : s.substring(nl + 1).strip();
+      } else if (s.startsWith("/*")) {
+        int end = s.indexOf("*/");
+        s = end < 0 ? "" : s.substring(end + 2).strip();
+      } else if (s.startsWith("(")) {
+        s = s.substring(1).strip();
+      } else {
+        break;
+      }
+    }
+    int i = 0;
+    while (i < s.length() && Character.isLetter(s.charAt(i))) {
+      i++;
+    }
+    return s.substring(0, i).toUpperCase(Locale.ROOT);
+  }
+}

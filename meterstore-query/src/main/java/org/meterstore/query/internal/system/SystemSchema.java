@@ -1,0 +1,74 @@
+package org.meterstore.query.internal.system;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** The {@code system} schema over the last {@link SystemSnapshot}; columns per DESIGN § 7. */
+public final class SystemSchema extends AbstractSchema {
+  private final Supplier<SystemSnapshot> snapshot;
+
+  public SystemSchema(Supplier<SystemSnapshot> snapshot) {
+    this.snapshot = snapshot;
+  }
+
+  @Override
+  protected Map<String, Table> getTableMap() {
+    Map<String, Table> tables = new LinkedHashMap<>();
+    tables.put(
+        "tables",
+        new SystemRelation("tables", SystemSchema::tablesType, snapshot, SystemSnapshot::tables));
+    tables.put(
+        "config",
+        new SystemRelation("config", SystemSchema::settingsType, snapshot, SystemSnapshot::config));
+    tables.put(
+        "resolution",
+        new SystemRelation(
+            "resolution", SystemSchema::settingsType, snapshot, SystemSnapshot::resolution));
+    tables.put(
+        "snapshots",
+        new SystemRelation(
+            "snapshots", SystemSchema::snapshotsType, snapshot, SystemSnapshot::snapshots));
+    return tables;
+  }
+
+  private static RelDataType tablesType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("watermark", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("watermark_lag_seconds", SqlTypeName.BIGINT)
+        .nullable(true)
+        .add("hot_partitions", SqlTypeName.INTEGER)
+        .add("partitions_ahead", SqlTypeName.INTEGER)
+        .add("invariant_violations", SqlTypeName.BIGINT)
+        .add("healthy", SqlTypeName.BOOLEAN)
+        .build();
+  }
+
+  private static RelDataType settingsType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("setting", SqlTypeName.VARCHAR)
+        .add("value", SqlTypeName.VARCHAR)
+        .build();
+  }
+
+  private static RelDataType snapshotsType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("snapshot_id", SqlTypeName.BIGINT)
+        .add("sequence_number", SqlTypeName.BIGINT)
+        .add("committed_at", SqlTypeName.TIMESTAMP, 3)
+        .add("watermark", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("rows", SqlTypeName.BIGINT)
+        .add("tags", SqlTypeName.VARCHAR)
+        .build();
+  }
+}

@@ -1,0 +1,135 @@
+package org.meterstore.query.internal.system;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.query.internal.exec.CatalogRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Computes the {@code system} relations at {@code now}. {@code healthy} covers both ways a table
+ * stops working: rows below W still in PostgreSQL (wrong answers now) and no attached partition
+ * ending after {@code now} (no answers shortly). A table with no partitions at all is exempt; one
+ * whose partitions or watermark cannot be read reports {@code -1} (or null) and is not healthy.
+ */
+public final class SystemTablesComputer {
+  private static final Logger LOG = LoggerFactory.getLogger(SystemTablesComputer.class);
+
+  private SystemTablesComputer() {}
+
+  public static SystemSnapshot compute(CatalogRuntime rt, String schemaName, Instant now) {
+    List<Object[]> tables = new ArrayList<>();
+    List<Object[]> config = new ArrayList<>();
+    List<Object[]> resolution = new ArrayList<>();
+    List<Object[]> snapshots = new ArrayList<>();
+    for (TableDefinition def : rt.tables().values()) {
+      tables.add(status(rt, def, now));
+      config.addAll(config(rt, def));
+      resolution.add(new Object[] {def.name(), "resolution_sql", resolutionSql(rt, def)});
+      resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
+      snapshots.addAll(snapshots(rt, def));
+    }
+    return new SystemSnapshot(now, tables, config, resolution, snapshots);
+  }
+
+  private static Object[] status(CatalogRuntime rt, TableDefinition def, Instant now) {
+    Instant w = null;
+    try {
+      w = rt.coldTable(def).watermark();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot read the watermark of {}: {}", def.name(), e.toString());
+    }
+    int hotPartitions = -1;
+    int ahead = -1;
+    boolean none = false;
+    try {
+      List<PartitionInfo> all = rt.hot().partitions().list(def);
+      none = all.isEmpty();
+      List<PartitionInfo> attached = all.stream().filter(PartitionInfo::isAttached).toList();
+      hotPartitions = attached.size();
+      ahead = (int) attached.stream().filter(p -> p.upperBound().isAfter(now)).count();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot enumerate the partitions of {}: {}", def.name(), e.toString());
+    }
+    long violations = -1;
+    if (w != null && hotPartitions >= 0) {
+      try {
+        violations = rt.hot().partitions().countRowsBelow(def, w);
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot count rows below W of {}: {}", def.name(), e.toString());
+      }
+    }
+    boolean healthy = w != null && violations == 0 && hotPartitions >= 0 && (none || ahead > 0);
+    Long lag = w == null ? null : Duration.between(w, now).getSeconds();
+    return new Object[] {
+      def.name(),
+      w == null ? null : w.toEpochMilli(),
+      lag,
+      hotPartitions,
+      ahead,
+      violations,
+      healthy
+    };
+  }
+
+  private static List<Object[]> config(CatalogRuntime rt, TableDefinition def) {
+    TablePolicy p = def.policy();
+    List<Object[]> rows = new ArrayList<>();
+    String[][] settings = {
+      {"time_model", def.timeModel().name()},
+      {"merge_key", String.join(", ", def.mergeKey())},
+      {"archival_step", p.archivalStep().toString()},
+      {"partition_headroom", p.partitionHeadroom().toString()},
+      {"settlement_lag", p.settlementLag().toString()},
+      {"reader_grace", p.readerGrace().toString()},
+      {"snapshot_retention", p.snapshotRetention().toString()},
+      {"min_snapshots_to_keep", Integer.toString(p.minSnapshotsToKeep())},
+      {"hot_table", rt.hot().schema() + "." + def.name()},
+      {"cold_table", rt.cold().identifier(def.name()).toString()},
+      {"query_pin_ttl", rt.pinTtl().toString()}
+    };
+    for (String[] s : settings) {
+      rows.add(new Object[] {def.name(), s[0], s[1]});
+    }
+    return rows;
+  }
+
+  /** The SQL an external engine pastes to resolve versions over the Iceberg table. */
+  public static String resolutionSql(CatalogRuntime rt, TableDefinition def) {
+    List<String> group = new ArrayList<>();
+    def.mergeKey().forEach(c -> group.add("\"" + c + "\""));
+    group.add("version_scope");
+    return "SELECT * FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY "
+        + String.join(", ", group)
+        + " ORDER BY version DESC, recorded_at DESC) AS rn FROM "
+        + rt.cold().identifier(def.name())
+        + " t) AS r WHERE rn = 1";
+  }
+
+  private static List<Object[]> snapshots(CatalogRuntime rt, TableDefinition def) {
+    List<Object[]> rows = new ArrayList<>();
+    try {
+      for (SnapshotInfo s : rt.coldTable(def).snapshots()) {
+        rows.add(
+            new Object[] {
+              def.name(),
+              s.snapshotId(),
+              s.sequenceNumber(),
+              s.committedAt().toEpochMilli(),
+              s.watermark() == null ? null : s.watermark().toEpochMilli(),
+              s.totalRows(),
+              String.join(",", s.tags())
+            });
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot list the snapshots of {}: {}", def.name(), e.toString());
+    }
+    return rows;
+  }
+}

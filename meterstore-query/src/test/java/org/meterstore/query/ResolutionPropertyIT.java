@@ -1,0 +1,158 @@
+package org.meterstore.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.ReferenceModel;
+import org.meterstore.testing.workload.Workload;
+
+/**
+ * The tier split and version resolution against the independent reference model: generated
+ * deliveries (corrections, redeliveries, gaps, DST days, gas days) are written, several windows are
+ * archived one by one (some partitions dropped, some left detached), late corrections land below W
+ * in the cold tier, and random {@code from} ranges read through JDBC must return exactly the
+ * reference's current rows, with sums equal to the last decimal.
+ */
+@ExtendWith(PostgresExtension.class)
+class ResolutionPropertyIT {
+  @TempDir Path warehouse;
+
+  static Stream<Arguments> seeds() {
+    return Stream.of(
+        Arguments.of(11L, LocalDate.of(2026, 3, 27)),
+        Arguments.of(23L, LocalDate.of(2026, 10, 23)),
+        Arguments.of(37L, LocalDate.of(2026, 1, 30)));
+  }
+
+  @ParameterizedTest(name = "seed {0} from {1}")
+  @MethodSource("seeds")
+  void queriesEqualTheReferenceRowForRow(long seed, LocalDate firstDay, TestDatabase db)
+      throws Exception {
+    Random random = new Random(seed);
+    TableDefinition def = TableDefinition.interval("prop_" + seed);
+    Instant start = Instant.parse("2026-12-01T00:00:00Z");
+    ReferenceModel reference = new ReferenceModel(def);
+    try (Deployment d = new Deployment(db, warehouse.resolve("w" + seed), start, List.of(def))) {
+      Workload workload = new Workload(3, firstDay, 5, 2, 0.06, 0.2, seed);
+      List<Workload.Delivery> corrections = new ArrayList<>();
+      for (Workload.Delivery delivery : workload.deliveries()) {
+        if (delivery.correction()) {
+          corrections.add(delivery);
+        } else {
+          write(d, def, reference, withGaps(delivery.readings(), random));
+        }
+      }
+      List<PartitionInfo> partitions = d.hot.partitions().list(def);
+      int archived = 1 + random.nextInt(partitions.size() - 1);
+      for (PartitionInfo p : partitions.subList(0, archived)) {
+        d.archive(def, p.lowerBound(), p.upperBound(), random.nextBoolean());
+      }
+      for (Workload.Delivery delivery : corrections) {
+        write(d, def, reference, delivery.readings());
+      }
+      Instant first = partitions.get(0).lowerBound();
+      Instant last = partitions.get(partitions.size() - 1).upperBound();
+      try (Connection c = d.catalog.connection()) {
+        assertRange(c, def, reference, null, null);
+        for (int i = 0; i < 6; i++) {
+          Instant a = between(random, first.minus(Duration.ofHours(3)), last);
+          Instant b = between(random, a, last.plus(Duration.ofHours(3)));
+          assertRange(c, def, reference, a, b);
+        }
+      }
+    }
+  }
+
+  private static void write(
+      Deployment d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
+    Instant now = d.clock.instant();
+    reference.write(batch, now);
+    Instant w = d.coldTable(def).watermark();
+    List<Reading> hot = batch.stream().filter(r -> !r.from().isBefore(w)).toList();
+    List<StoredReading> cold =
+        batch.stream()
+            .filter(r -> r.from().isBefore(w))
+            .map(r -> StoredReading.accept(r, now))
+            .toList();
+    if (!hot.isEmpty()) {
+      d.hot.write(def, hot, now);
+    }
+    if (!cold.isEmpty()) {
+      d.coldTable(def).appendCorrections(cold, now);
+    }
+    d.clock.advance(Duration.ofMinutes(1));
+  }
+
+  private static List<Reading> withGaps(List<Reading> readings, Random random) {
+    return readings.stream().filter(r -> random.nextInt(25) != 0).toList();
+  }
+
+  private static Instant between(Random random, Instant a, Instant b) {
+    long minutes = Math.max(1, Duration.between(a, b).toMinutes() / 15);
+    return a.plus(Duration.ofMinutes(15 * (long) random.nextInt((int) minutes)));
+  }
+
+  private static void assertRange(
+      Connection c, TableDefinition def, ReferenceModel reference, Instant a, Instant b)
+      throws Exception {
+    String where = a == null ? "" : " WHERE \"from\" >= ? AND \"from\" < ?";
+    List<StoredReading> expected =
+        reference.current().stream()
+            .filter(
+                r ->
+                    a == null
+                        || (!r.reading().from().isBefore(a) && r.reading().from().isBefore(b)))
+            .toList();
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT " + Rows.COLUMNS + " FROM " + def.name() + where)) {
+      bind(s, a, b);
+      try (ResultSet rs = s.executeQuery()) {
+        assertThat(Rows.read(rs)).as("rows in [%s, %s)", a, b).isEqualTo(Rows.of(def, expected));
+      }
+    }
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT sum(\"value\"), count(*) FROM " + def.name() + where)) {
+      bind(s, a, b);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        BigDecimal sum =
+            expected.stream()
+                .map(r -> r.reading().value())
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
+        BigDecimal actual = rs.getBigDecimal(1) == null ? BigDecimal.ZERO : rs.getBigDecimal(1);
+        assertThat(actual).as("sum in [%s, %s)", a, b).isEqualByComparingTo(sum);
+        assertThat(rs.getLong(2)).isEqualTo(expected.size());
+      }
+    }
+  }
+
+  private static void bind(PreparedStatement s, Instant a, Instant b) throws Exception {
+    if (a != null) {
+      s.setTimestamp(1, Timestamp.from(a));
+      s.setTimestamp(2, Timestamp.from(b));
+    }
+  }
+}

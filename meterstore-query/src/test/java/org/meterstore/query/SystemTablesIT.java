@@ -1,0 +1,115 @@
+package org.meterstore.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.meterstore.query.Fixtures.DAY1;
+import static org.meterstore.query.Fixtures.DAY2;
+import static org.meterstore.query.Fixtures.DAY3;
+import static org.meterstore.query.Fixtures.hourly;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.hot.HotSettings;
+import org.meterstore.hot.HotStore;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The {@code system} relations: their columns, computed only by {@code refreshSystemTables(now)},
+ * and {@code healthy} for a fresh table, an exhausted runway, stranded rows and a store that cannot
+ * enumerate its partitions.
+ */
+@ExtendWith(PostgresExtension.class)
+class SystemTablesIT {
+  private static final String TABLES =
+      "SELECT \"table\", watermark, watermark_lag_seconds, hot_partitions, partitions_ahead,"
+          + " invariant_violations, healthy FROM \"system\".\"tables\" ORDER BY \"table\"";
+
+  @TempDir Path warehouse;
+
+  @Test
+  void statusCoversFreshExhaustedAndStrandedTables(TestDatabase db) throws Exception {
+    TableDefinition fresh = TableDefinition.interval("fresh");
+    TableDefinition exhausted = TableDefinition.interval("exhausted");
+    TableDefinition stranded = TableDefinition.interval("stranded");
+    Instant now = Instant.parse("2026-01-05T00:00:00Z");
+    try (Deployment d = new Deployment(db, warehouse, now, List.of(fresh, exhausted, stranded))) {
+      d.hot.write(exhausted, hourly(1, DAY1, DAY2, "20260105000000"), now);
+      d.hot.write(stranded, hourly(2, DAY1, DAY3, "20260105000000"), now);
+      d.hot.partitions().ensureHeadroom(stranded, now);
+      d.coldTable(stranded)
+          .archive(
+              new ArchiveRequest(DAY1, DAY2, now, 1),
+              d.rowsOf(stranded, "stranded_2026_01_01_0000"));
+      try (Connection c = d.catalog.connection()) {
+        assertThatThrownBy(() -> Fixtures.query(c, TABLES))
+            .hasMessageContaining("refreshSystemTables");
+        d.catalog.refreshSystemTables(now);
+        assertThat(Fixtures.query(c, TABLES))
+            .containsExactly(
+                "exhausted|1970-01-01T00:00:00Z|1767571200|1|0|0|false|",
+                "fresh|1970-01-01T00:00:00Z|1767571200|0|0|0|true|",
+                "stranded|2026-01-02T00:00:00Z|259200|16|14|48|false|");
+        assertThat(
+                Fixtures.query(
+                    c,
+                    "SELECT \"value\" FROM \"system\".config WHERE \"table\" = 'fresh' AND setting = 'merge_key'"))
+            .containsExactly("malo_id, obis_code, from|");
+        assertThat(
+                Fixtures.query(
+                    c,
+                    "SELECT \"value\" FROM \"system\".resolution WHERE \"table\" = 'stranded'"
+                        + " AND setting = 'resolution_sql'"))
+            .singleElement()
+            .asString()
+            .contains(
+                "ROW_NUMBER() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", version_scope ORDER BY version DESC, recorded_at DESC)")
+            .contains("meterstore.stranded");
+        assertThat(
+                Fixtures.query(
+                    c,
+                    "SELECT \"value\" FROM \"system\".resolution WHERE setting ="
+                        + " 'balancing_day_column' AND \"table\" = 'fresh'"))
+            .containsExactly("balancing_day|");
+        assertThat(
+                Fixtures.query(
+                    c, "SELECT \"table\", watermark, \"rows\", tags FROM \"system\".snapshots"))
+            .containsExactly("stranded|2026-01-02T00:00:00Z|48||");
+      }
+    }
+  }
+
+  @Test
+  void aStoreThatCannotEnumerateItsPartitionsIsNotHealthy(TestDatabase db) throws Exception {
+    TableDefinition def = TableDefinition.interval("lastgang");
+    Instant now = Instant.parse("2026-01-05T00:00:00Z");
+    try (Deployment d = new Deployment(db, warehouse, now, List.of(def))) {
+      PGSimpleDataSource broken = new PGSimpleDataSource();
+      broken.setUrl(db.jdbcUrl() + "_does_not_exist");
+      broken.setUser(db.user());
+      broken.setPassword(db.password());
+      HotStore unreachable = HotStore.open(broken, HotSettings.DEFAULTS, OpenTelemetry.noop());
+      MeterCatalog catalog =
+          MeterCatalog.builder()
+              .tables(List.of(def))
+              .hot(unreachable, broken)
+              .cold(d.cold)
+              .clock(d.clock)
+              .build();
+      catalog.refreshSystemTables(now);
+      try (Connection c = catalog.connection()) {
+        assertThat(Fixtures.query(c, TABLES))
+            .containsExactly("lastgang|1970-01-01T00:00:00Z|1767571200|-1|-1|-1|false|");
+      }
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package org.meterstore.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.meterstore.query.Fixtures.DAY1;
+import static org.meterstore.query.Fixtures.DAY2;
+import static org.meterstore.query.Fixtures.DAY4;
+import static org.meterstore.query.Fixtures.explain;
+import static org.meterstore.query.Fixtures.hourly;
+import static org.meterstore.query.Fixtures.scalar;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+
+/**
+ * Routing by the {@code from} predicates, shown in {@code EXPLAIN}: hot only, cold only, split at
+ * W, and what is pushed into PostgreSQL (SQL with bound parameters, resolution by {@code
+ * row_number()}) and into the Iceberg scan (its filter expression).
+ */
+@ExtendWith(PostgresExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TierRoutingIT {
+  private static final TableDefinition DEF = TableDefinition.interval("lastgang");
+  private static final String W = "TIMESTAMP '2026-01-02 00:00:00'";
+
+  @TempDir static Path warehouse;
+  private Deployment d;
+  private Connection c;
+
+  @BeforeAll
+  void setUp(TestDatabase db) throws Exception {
+    d = new Deployment(db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(DEF));
+    d.hot.write(DEF, hourly(2, DAY1, DAY4, "20260105000000"), d.clock.instant());
+    d.archive(DEF, DAY1, DAY2, true);
+    c = d.catalog.connection();
+  }
+
+  @AfterAll
+  void tearDown() throws Exception {
+    c.close();
+    d.close();
+  }
+
+  @Test
+  void aRangeAtOrAboveTheWatermarkScansTheHotTierOnly() throws Exception {
+    String sql =
+        "SELECT malo_id, \"value\" FROM lastgang WHERE \"from\" >= "
+            + W
+            + " AND malo_id = '"
+            + org.meterstore.testing.workload.Workload.malo(1)
+            + "'";
+    String plan = explain(c, sql);
+    assertThat(plan)
+        .contains("MeterHotScan(table=[lastgang]")
+        .doesNotContain("MeterColdScan")
+        .doesNotContain("EnumerableUnion")
+        .contains("preds=[from >= 2026-01-02T00:00:00Z AND malo_id = '")
+        .contains("\"malo_id\" = ?")
+        .contains(
+            "row_number() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", \"version_scope\"")
+        .contains("partitions=[2 [lastgang_2026_01_02_0000..lastgang_2026_01_03_0000]]");
+    assertThat(Fixtures.query(c, sql)).hasSize(48);
+  }
+
+  @Test
+  void aRangeBelowTheWatermarkScansTheColdTierOnly() throws Exception {
+    String sql = "SELECT \"from\", \"value\" FROM lastgang WHERE \"from\" < " + W;
+    String plan = explain(c, sql);
+    assertThat(plan)
+        .contains("MeterColdScan(table=[lastgang]")
+        .doesNotContain("MeterHotScan")
+        .contains("filter=[(ref(name=\"from\") < 1767312000000000")
+        .contains("resolution=[");
+    assertThat(Fixtures.query(c, sql)).hasSize(48);
+  }
+
+  @Test
+  void aRangeAcrossTheWatermarkIsSplitWithUnionAll() throws Exception {
+    String sql =
+        "SELECT count(*), sum(\"value\") FROM lastgang WHERE \"from\" >= TIMESTAMP '2026-01-01"
+            + " 12:00:00' AND \"from\" < TIMESTAMP '2026-01-02 12:00:00'";
+    String plan = explain(c, sql);
+    assertThat(plan)
+        .contains("EnumerableUnion(all=[true])")
+        .contains("MeterHotScan")
+        .contains("MeterColdScan")
+        .contains("watermark=[2026-01-02T00:00:00Z]")
+        .contains("partitions=[1 [lastgang_2026_01_02_0000..lastgang_2026_01_02_0000]]")
+        .contains("ref(name=\"from\") >= 1767268800000000");
+    assertThat(scalar(c, sql)).startsWith("48|");
+  }
+
+  @Test
+  void aRangeBeyondEveryPartitionReadsNothing() throws Exception {
+    String sql = "SELECT count(*) FROM lastgang WHERE \"from\" >= TIMESTAMP '2027-01-01 00:00:00'";
+    assertThat(explain(c, sql)).doesNotContain("MeterHotScan").doesNotContain("MeterColdScan");
+    assertThat(scalar(c, sql)).isEqualTo("0");
+  }
+
+  @Test
+  void anOrOfRangesErrsWider() throws Exception {
+    String sql =
+        "SELECT count(*) FROM lastgang WHERE \"from\" < TIMESTAMP '2026-01-01 06:00:00' OR"
+            + " \"from\" >= TIMESTAMP '2026-01-03 18:00:00'";
+    assertThat(explain(c, sql)).contains("MeterHotScan").contains("MeterColdScan");
+    assertThat(scalar(c, sql)).isEqualTo(String.valueOf(2 * 6 + 2 * 6));
+  }
+
+  @Test
+  void theVersionsRelationPushesEveryFilterAndDoesNotResolve() throws Exception {
+    String sql =
+        "SELECT count(*) FROM lastgang_versions WHERE \"from\" >= "
+            + W
+            + " AND quality = 'MEASURED'";
+    String plan = explain(c, sql);
+    assertThat(plan)
+        .contains("MeterHotScan(table=[lastgang_versions]")
+        .contains("\"quality\" = ?")
+        .doesNotContain("row_number");
+    assertThat(scalar(c, sql)).isEqualTo("96");
+  }
+
+  @Test
+  void aPredicateOnAValueColumnActsAfterResolution() throws Exception {
+    String sql =
+        "SELECT count(*) FROM lastgang WHERE \"from\" >= " + W + " AND quality = 'MEASURED'";
+    assertThat(explain(c, sql)).containsPattern("WHERE meterstore_rn = 1 AND \"quality\" = \\?");
+  }
+}
