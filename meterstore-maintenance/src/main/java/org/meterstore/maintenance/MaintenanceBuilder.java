@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.privacy.Retention;
 import org.meterstore.hot.partition.DetachMode;
@@ -72,8 +71,8 @@ public final class MaintenanceBuilder {
 
   /**
    * Runs the retention sweep once per cycle, after every table (off by default: erasing a linkage
-   * is irreversible). The sweep itself is wired with {@link #retentionSweep}; a cycle refuses to
-   * run with a retention configured but no sweep wired.
+   * is irreversible). By default the sweep erases due mappings from the hot database's subject
+   * registry ({@code HotStore.subjects()}); {@link #retentionSweep} replaces it.
    *
    * @param reason the legal reason recorded with every erasure, e.g. {@code "§ 60 Abs. 6 MsbG"}
    * @param actor who erases, e.g. {@code "retention-job"}
@@ -90,7 +89,7 @@ public final class MaintenanceBuilder {
     return this;
   }
 
-  /** The implementation of the retention sweep (from the privacy module). */
+  /** Replaces the default retention sweep (the hot database's subject registry). */
   public MaintenanceBuilder retentionSweep(RetentionSweep value) {
     this.sweep = Objects.requireNonNull(value, "sweep");
     return this;
@@ -133,8 +132,8 @@ public final class MaintenanceBuilder {
    * Runs one cycle at {@code now} on the caller's thread (for tests and the CLI).
    *
    * @return one row per table, then the retention row when configured
-   * @throws MeterStoreException {@code CONFIG} when a retention is set but no sweep is wired;
-   *     nothing a table does makes this throw
+   * @throws MeterStoreException nothing a table or the sweep does makes this throw; their failures
+   *     are rows of the outcome
    */
   public MaintenanceOutcome runOnce(Instant now) {
     return cycle().run(Objects.requireNonNull(now, "now"));
@@ -145,24 +144,39 @@ public final class MaintenanceBuilder {
    * after each ends, each at {@code clock.instant()}.
    *
    * @return the handle that owns the loop; closing it stops the loop after the cycle in flight
-   * @throws MeterStoreException {@code CONFIG} when a retention is set but no sweep is wired
    */
   public MaintenanceHandle spawn() {
     return new MaintenanceHandle(cycle(), interval, clock);
   }
 
   private MaintenanceCycle cycle() {
+    RetentionSweep sweep = this.sweep;
     if (retention != null && sweep == null) {
-      throw new MeterStoreException(
-          ErrorKind.CONFIG,
-          "Invalid anonymiseAfter: "
-              + retention.retention()
-              + " (a retention sweep must be wired with retentionSweep(…) for it to run)");
+      sweep = registrySweep(catalog);
     }
     Archiver archiver = new Archiver(catalog.hot(), catalog.cold(), settings, catalog.metrics());
     return new MaintenanceCycle(
         catalog, archiver, maxWindowsPerCycle, expireSnapshots, retention, sweep);
   }
+
+  /**
+   * The default sweep: the hot database's subject registry, in bounded batches so one cycle cannot
+   * hold the loop for long; what a cycle leaves is erased by the next (the sweep is resumable).
+   */
+  static RetentionSweep registrySweep(MeterCatalog catalog) {
+    return (retention, reason, actor, now) ->
+        catalog
+            .hot()
+            .subjects()
+            .sweep(retention, reason, actor, now, SWEEP_BATCH_ROWS, SWEEP_BATCHES_PER_CYCLE)
+            .erased();
+  }
+
+  /** Mappings deleted per sweep transaction. */
+  static final int SWEEP_BATCH_ROWS = 1_000;
+
+  /** Sweep transactions per cycle: at most 100,000 mappings, the rest next cycle. */
+  static final int SWEEP_BATCHES_PER_CYCLE = 100;
 
   /** The configured retention sweep call. */
   record RetentionJob(Retention retention, String reason, String actor) {}

@@ -1,7 +1,6 @@
 package org.meterstore.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
@@ -20,8 +19,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.privacy.Retention;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.subject.SubjectRef;
+import org.meterstore.hot.subject.Subjects;
+import org.meterstore.hot.subject.Trigger;
 import org.meterstore.maintenance.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
@@ -141,11 +144,44 @@ class CatalogCycleIT {
     assertThat(failed.failures()).extracting(TableOutcome::table).containsExactly("<retention>");
     assertThat(failed.healthy()).isFalse();
     assertThat(failed.row("sweep").orElseThrow().status()).isNotEqualTo(Status.FAILED);
+  }
 
-    assertThatThrownBy(() -> catalog.maintenance().anonymiseAfter(three, "r", "a").runOnce(now))
-        .isInstanceOf(MeterStoreException.class)
-        .extracting(e -> ((MeterStoreException) e).kind())
-        .isEqualTo(ErrorKind.CONFIG);
+  @Test
+  void byDefaultTheLoopSweepsTheSubjectRegistryOnTheStatutesClock() {
+    TableDefinition table = table("registry_sweep", 1);
+    MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
+    Subjects subjects = catalog.hot().subjects();
+    Instant registeredAt = Instant.parse("2026-03-01T00:00:00Z");
+    SubjectRef old =
+        subjects.registerSubject(
+            "DE-LOOP-OLD", Instant.parse("2025-01-02T10:00:00Z"), Commodity.STROM, registeredAt);
+    SubjectRef young =
+        subjects.registerSubject(
+            "DE-LOOP-YOUNG", Instant.parse("2026-01-02T10:00:00Z"), Commodity.STROM, registeredAt);
+    Instant dueDay = Instant.parse("2028-12-30T23:00:00Z"); // 31 December 2028, 00:00 in Berlin
+
+    MaintenanceOutcome dayBefore =
+        catalog
+            .maintenance()
+            .anonymiseAfter(Retention.calendarYears(3), "§ 60 Abs. 6 MsbG", "retention-job")
+            .runOnce(dueDay.minusSeconds(1));
+    assertThat(dayBefore.row("<retention>").orElseThrow().subjectsErased()).isZero();
+
+    MaintenanceOutcome onTheDay =
+        catalog
+            .maintenance()
+            .anonymiseAfter(Retention.calendarYears(3), "§ 60 Abs. 6 MsbG", "retention-job")
+            .runOnce(dueDay);
+    assertThat(onTheDay.row("<retention>").orElseThrow().subjectsErased()).isEqualTo(1);
+    assertThat(onTheDay.healthy()).isTrue();
+    assertThat(subjects.erasures(registeredAt, dueDay.plusSeconds(1), Trigger.RETENTION, 10))
+        .hasSize(1);
+    // the 2026 mapping is kept: registering again returns the same reference
+    assertThat(
+            subjects.registerSubject(
+                "DE-LOOP-YOUNG", Instant.parse("2026-06-01T10:00:00Z"), Commodity.STROM, dueDay))
+        .isEqualTo(young);
+    assertThat(old.year()).isEqualTo(java.time.Year.of(2025));
   }
 
   @Test
