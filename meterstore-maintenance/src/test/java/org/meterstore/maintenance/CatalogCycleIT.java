@@ -108,6 +108,41 @@ class CatalogCycleIT {
   }
 
   @Test
+  void snapshotsAreExpiredOnlyWhenEnabledAndWNeverMoves() {
+    TableDefinition table = table("verfall", 2);
+    Instant now = Instant.parse("2026-03-06T06:00:00Z");
+    assertThat(
+            d.catalog(List.of(table), OpenTelemetry.noop())
+                .maintenance()
+                .runOnce(now)
+                .row("verfall")
+                .orElseThrow()
+                .windowsArchived())
+        .isEqualTo(3);
+    int snapshots = d.cold.table(table).snapshots().size();
+    Instant w = d.cold.table(table).watermark();
+    // Iceberg stamps commits with the wall clock, so expiry is asked far in the future, with a
+    // settlement lag that keeps every window from coming due there.
+    TableDefinition shortLived =
+        table.withPolicy(
+            table
+                .policy()
+                .withSettlementLag(Duration.ofDays(365L * 200))
+                .withSnapshotRetention(java.time.Period.ZERO, 1));
+    MeterCatalog catalog = d.catalog(List.of(shortLived), OpenTelemetry.noop());
+    Instant later = Instant.parse("2099-01-01T00:00:00Z");
+
+    catalog.maintenance().runOnce(later);
+    assertThat(d.cold.table(table).snapshots()).hasSize(snapshots);
+
+    TableOutcome row =
+        catalog.maintenance().expireSnapshots(true).runOnce(later).row("verfall").orElseThrow();
+    assertThat(row.status()).isEqualTo(Status.NOTHING_DUE);
+    assertThat(d.cold.table(table).snapshots()).hasSize(1);
+    assertThat(d.cold.table(table).watermark()).isEqualTo(w);
+  }
+
+  @Test
   void theRetentionSweepIsTheLastRowAndItsFailureIsReportedThere() {
     TableDefinition table = table("sweep", 1);
     MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());

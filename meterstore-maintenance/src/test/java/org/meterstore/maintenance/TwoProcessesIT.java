@@ -94,6 +94,9 @@ class TwoProcessesIT {
     assertThat(archives).hasSize(windows);
     assertThat(archives.stream().map(SnapshotInfo::watermark).distinct()).hasSize(windows);
     assertThat(cold.watermark()).isEqualTo(Instant.parse("2026-03-15T00:00:00Z"));
+    List<Long> epochs = leaseEpochs(cold, archives);
+    assertThat(epochs).isSorted();
+    assertThat(epochs.stream().distinct().count()).isGreaterThan(1);
     assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
     assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
   }
@@ -143,6 +146,17 @@ class TwoProcessesIT {
         model,
         WRITTEN);
     return model;
+  }
+
+  /** The lease epoch each archival commit carries, in commit order. */
+  private static List<Long> leaseEpochs(ColdTable cold, List<SnapshotInfo> archives) {
+    org.apache.iceberg.Table iceberg = cold.icebergTable();
+    return archives.stream()
+        .map(
+            s ->
+                Long.parseLong(
+                    iceberg.snapshot(s.snapshotId()).summary().get("meterstore.lease-epoch")))
+        .toList();
   }
 
   private static List<SnapshotInfo> archives(ColdTable cold) {
