@@ -43,29 +43,27 @@ public final class QueryProperties {
    */
   public static ReadMode readMode(Properties info) {
     String mode = info.getProperty(MODE, "current").trim().toLowerCase(Locale.ROOT);
-    ReadMode base;
+    ReadMode base = base(info, mode);
+    String ceiling = info.getProperty(VERSION_CEILING);
+    return ceiling == null ? base : base.withVersionCeiling(version(ceiling));
+  }
+
+  private static ReadMode base(Properties info, String mode) {
     switch (mode) {
       case "current":
-        base = ReadMode.current();
-        break;
+        return ReadMode.current();
       case "as_of_snapshot":
-        base = ReadMode.asOfSnapshot(snapshotId(required(info, SNAPSHOT_ID, mode)));
-        break;
+        return ReadMode.asOfSnapshot(snapshotId(required(info, SNAPSHOT_ID, mode)));
       case "as_of_tag":
-        base = ReadMode.asOfTag(required(info, TAG, mode));
-        break;
+        return ReadMode.asOfTag(required(info, TAG, mode));
       case "as_of_time":
-        base = ReadMode.asOfTime(instant(required(info, INSTANT, mode)));
-        break;
+        return ReadMode.asOfTime(instant(required(info, INSTANT, mode)));
       case "known_at":
-        base = ReadMode.knownAt(instant(required(info, INSTANT, mode)));
-        break;
+        return ReadMode.knownAt(instant(required(info, INSTANT, mode)));
       case "historical":
-        base = ReadMode.historical();
-        break;
+        return ReadMode.historical();
       case "operational":
-        base = ReadMode.operational();
-        break;
+        return ReadMode.operational();
       default:
         throw MeterStoreException.invalid(
             MODE,
@@ -73,8 +71,6 @@ public final class QueryProperties {
             "one of current, as_of_snapshot, as_of_tag, as_of_time, known_at, historical,"
                 + " operational");
     }
-    String ceiling = info.getProperty(VERSION_CEILING);
-    return ceiling == null ? base : base.withVersionCeiling(version(ceiling));
   }
 
   /** Parses an ISO-8601 instant such as {@code 2026-01-05T00:00:00Z}. */

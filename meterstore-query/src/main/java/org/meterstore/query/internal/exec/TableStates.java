@@ -24,31 +24,14 @@ final class TableStates {
   static TableState resolve(CatalogRuntime rt, TableDefinition def, ReadMode mode) {
     boolean readsCold = mode.kind() != ReadMode.Kind.OPERATIONAL;
     boolean readsHot = !mode.kind().coldOnly();
-    Table iceberg = null;
-    Long snapshotId = null;
-    Instant watermark = null;
-    MeterStoreException failure = null;
-    if (readsCold) {
-      try {
-        iceberg = load(rt, def);
-        snapshotId = ColdSnapshots.pick(iceberg, mode, def.name());
-        watermark = ColdSnapshots.watermark(iceberg, snapshotId, def.name());
-      } catch (MeterStoreException e) {
-        if (!readsHot || !e.isRetryable()) {
-          throw e;
-        }
-        failure = e;
-        iceberg = null;
-      }
-    }
+    Cold cold = readsCold ? cold(rt, def, mode, readsHot) : Cold.NONE;
     List<PartitionInfo> partitions = List.of();
     Instant boundary = readsHot ? Instant.MIN : Instant.MAX;
     if (readsHot) {
       List<PartitionInfo> all = rt.hot().partitions().list(def);
-      if (watermark != null) {
-        boundary = watermark;
-        Instant w = watermark;
-        partitions = all.stream().filter(p -> p.upperBound().isAfter(w)).toList();
+      if (cold.watermark() != null) {
+        boundary = cold.watermark();
+        partitions = all.stream().filter(p -> p.upperBound().isAfter(cold.watermark())).toList();
       } else {
         partitions = all.stream().filter(p -> p.state() != PartitionState.DETACHED).toList();
         if (readsCold) {
@@ -56,19 +39,42 @@ final class TableStates {
         }
       }
     }
-    ReaderPin pin = pin(rt, def, partitions, boundary);
     return new TableState(
         def,
         mode,
         readsCold,
         readsHot,
-        iceberg,
-        snapshotId,
-        watermark,
+        cold.iceberg(),
+        cold.snapshotId(),
+        cold.watermark(),
         boundary,
-        failure,
+        cold.failure(),
         partitions,
-        pin);
+        pin(rt, def, partitions, boundary));
+  }
+
+  /** The cold side of a state: table, snapshot and W, or why they could not be read. */
+  private record Cold(
+      Table iceberg, Long snapshotId, Instant watermark, MeterStoreException failure) {
+    static final Cold NONE = new Cold(null, null, null, null);
+  }
+
+  /**
+   * Loads the table, picks the snapshot and reads W from it. A retryable failure is recorded when
+   * the mode also reads the hot tier (the query may not need the cold one); otherwise it is thrown.
+   */
+  private static Cold cold(CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean hot) {
+    try {
+      Table iceberg = load(rt, def);
+      Long snapshotId = ColdSnapshots.pick(iceberg, mode, def.name());
+      return new Cold(
+          iceberg, snapshotId, ColdSnapshots.watermark(iceberg, snapshotId, def.name()), null);
+    } catch (MeterStoreException e) {
+      if (!hot || !e.isRetryable()) {
+        throw e;
+      }
+      return new Cold(null, null, null, e);
+    }
   }
 
   private static Table load(CatalogRuntime rt, TableDefinition def) {
