@@ -54,11 +54,11 @@ final class MaintenanceCycle {
     MaintenanceOutcome outcome = new MaintenanceOutcome(now, rows);
     for (TableOutcome row : outcome.unhealthy()) {
       LOG.error(
-          "Maintenance of {} at {}: {} ({} rows below W){}",
+          "Maintenance of {} at {}: {}{}{}",
           row.table(),
           now,
           row.status(),
-          row.invariantViolations(),
+          row.invariantViolations() > 0 ? ", " + row.invariantViolations() + " rows below W" : "",
           row.failure() == null ? "" : ": " + row.failure().getMessage());
     }
     return outcome;

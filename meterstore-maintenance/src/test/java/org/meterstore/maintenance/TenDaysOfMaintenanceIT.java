@@ -13,12 +13,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdTable;
 import org.meterstore.cold.snapshot.SnapshotInfo;
@@ -32,16 +36,19 @@ import org.meterstore.testing.workload.Workload;
 
 /**
  * Ten days of 100 meters' quarter-hours (with corrections and redeliveries) maintained at a
- * simulated {@code now} that steps forward half a day at a time: each due window is archived once,
- * W advances window by window, a window's partition stays detached through the reader grace and is
- * reclaimed after it, the invariant holds after every cycle, and both tiers together hold exactly
- * the reference model's stored versions per day.
+ * simulated {@code now} that steps forward half a day at a time, each day's deliveries arriving an
+ * hour after the day ends and the corrections arriving half way (those below W appended to the cold
+ * tier as late corrections, the rest written hot): each due window is archived once, W advances
+ * window by window, a window's partition stays detached through the reader grace and is reclaimed
+ * after it, the invariant holds after every cycle, and both tiers together hold exactly the
+ * reference model's stored versions per day.
  */
 @ExtendWith(PostgresExtension.class)
 class TenDaysOfMaintenanceIT {
   private static final Duration LAG = Duration.ofDays(2);
   private static final Duration GRACE = Duration.ofHours(1);
-  private static final Instant WRITTEN = Instant.parse("2026-03-12T06:00:00Z");
+  private static final Instant WRITTEN = Instant.parse("2026-03-01T00:00:00Z");
+  private static final Instant CORRECTIONS_ARRIVE = Instant.parse("2026-03-08T00:00:00Z");
   private static final Attributes LASTGANG =
       Attributes.of(AttributeKey.stringKey("table"), "lastgang");
 
@@ -59,16 +66,22 @@ class TenDaysOfMaintenanceIT {
     ReferenceModel model = new ReferenceModel(table);
     try (Deployment d = new Deployment(db, warehouse, Duration.ofSeconds(3), otel)) {
       d.hot.createTables(List.of(table), WRITTEN);
-      d.write(table, workload, model, WRITTEN);
+      Arrivals arrivals = new Arrivals(workload);
       MaintenanceBuilder loop = d.catalog(List.of(table), otel).maintenance();
       ColdTable cold = d.cold.table(table);
 
       Instant now = Instant.parse("2026-03-03T12:00:00Z");
       Instant lastW = cold.watermark();
       int archivedWindows = 0;
+      long lateCorrections = 0;
       for (;
           now.isBefore(Instant.parse("2026-03-16T00:00:00Z"));
           now = now.plus(Duration.ofHours(12))) {
+        arrivals.deliverDaysUpTo(now, d, table, model);
+        if (now.equals(CORRECTIONS_ARRIVE)) {
+          lateCorrections = arrivals.deliverCorrections(now, d, table, model, lastW);
+          assertThat(lateCorrections).isPositive();
+        }
         MaintenanceOutcome outcome = loop.runOnce(now);
         TableOutcome row = outcome.row("lastgang").orElseThrow();
         Instant w = cold.watermark();
@@ -96,7 +109,9 @@ class TenDaysOfMaintenanceIT {
       Map<String, Long> sums = counters(reader);
       assertThat(sums.get("meterstore.archival.rows"))
           .isEqualTo(
-              model.versions().size() - d.scalar("SELECT count(*) FROM meterstore.lastgang"));
+              model.versions().size()
+                  - lateCorrections
+                  - d.scalar("SELECT count(*) FROM meterstore.lastgang"));
       assertThat(sums.get("meterstore.partitions.dropped")).isEqualTo((long) archivedWindows);
       assertThat(gauge(reader, "meterstore.tiering.invariant_violations")).isZero();
     }
@@ -118,6 +133,63 @@ class TenDaysOfMaintenanceIT {
     assertThat(below(d, table, w)).hasSize(1);
     loop.runOnce(now.plus(Duration.ofMinutes(61)));
     assertThat(below(d, table, w)).isEmpty();
+  }
+
+  /**
+   * The workload's deliveries by arrival: each Berlin day an hour after it ends, then corrections.
+   */
+  private static final class Arrivals {
+    private final TreeMap<Instant, List<List<Reading>>> days = new TreeMap<>();
+    private final List<List<Reading>> corrections = new ArrayList<>();
+
+    Arrivals(Workload workload) {
+      for (Workload.Delivery delivery : workload.deliveries()) {
+        if (delivery.correction()) {
+          corrections.add(delivery.readings());
+        } else {
+          Instant arrives = delivery.readings().get(0).from().plus(Duration.ofHours(25));
+          days.computeIfAbsent(arrives, k -> new ArrayList<>()).add(delivery.readings());
+        }
+      }
+    }
+
+    void deliverDaysUpTo(Instant now, Deployment d, TableDefinition table, ReferenceModel model) {
+      while (!days.isEmpty() && !days.firstKey().isAfter(now)) {
+        Map.Entry<Instant, List<List<Reading>>> day = days.pollFirstEntry();
+        List<List<Reading>> batches = day.getValue();
+        for (int i = 0; i < batches.size(); i += 10) {
+          List<Reading> batch = new ArrayList<>();
+          batches.subList(i, Math.min(batches.size(), i + 10)).forEach(batch::addAll);
+          d.hot.write(table, batch, day.getKey());
+          model.write(batch, day.getKey());
+        }
+      }
+    }
+
+    /** Routes each correction by W as {@code append} would; returns the rows appended cold. */
+    long deliverCorrections(
+        Instant now, Deployment d, TableDefinition table, ReferenceModel model, Instant w) {
+      long cold = 0;
+      for (List<Reading> batch : corrections) {
+        List<StoredReading> late = new ArrayList<>();
+        List<Reading> hot = new ArrayList<>();
+        for (Reading r : batch) {
+          if (r.from().isBefore(w)) {
+            late.add(StoredReading.accept(r, now));
+          } else {
+            hot.add(r);
+          }
+        }
+        if (!hot.isEmpty()) {
+          d.hot.write(table, hot, now);
+        }
+        if (!late.isEmpty()) {
+          cold += d.cold.table(table).appendCorrections(late, now).appendedRows();
+        }
+        model.write(batch, now);
+      }
+      return cold;
+    }
   }
 
   private static List<PartitionInfo> below(Deployment d, TableDefinition table, Instant w) {
