@@ -92,7 +92,7 @@ class TierRoutingIT {
     String plan = explain(c, sql);
     assertThat(plan)
         .contains("EnumerableUnion(all=[true])")
-        .contains("MeterHotScan")
+        .contains("MeterHotAggregate")
         .contains("MeterColdScan")
         .contains("watermark=[2026-01-02T00:00:00Z]")
         .contains("partitions=[1 [lastgang_2026_01_02_0000..lastgang_2026_01_02_0000]]")
@@ -112,7 +112,7 @@ class TierRoutingIT {
     String sql =
         "SELECT count(*) FROM lastgang WHERE \"from\" < TIMESTAMP '2026-01-01 06:00:00' OR"
             + " \"from\" >= TIMESTAMP '2026-01-03 18:00:00'";
-    assertThat(explain(c, sql)).contains("MeterHotScan").contains("MeterColdScan");
+    assertThat(explain(c, sql)).contains("MeterHotAggregate").contains("MeterColdScan");
     assertThat(scalar(c, sql)).isEqualTo(String.valueOf(2 * 6 + 2 * 6));
   }
 
@@ -124,7 +124,7 @@ class TierRoutingIT {
             + " AND quality = 'MEASURED'";
     String plan = explain(c, sql);
     assertThat(plan)
-        .contains("MeterHotScan(table=[lastgang_versions]")
+        .contains("MeterHotAggregate(table=[lastgang_versions]")
         .contains("\"quality\" = ?")
         .doesNotContain("row_number");
     assertThat(scalar(c, sql)).isEqualTo("96");

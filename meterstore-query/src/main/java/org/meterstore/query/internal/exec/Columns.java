@@ -62,6 +62,24 @@ public final class Columns {
     return -1;
   }
 
+  /** Reads one column of a result row as Calcite's internal value. */
+  @FunctionalInterface
+  interface Reader {
+    Object read(ResultSet rs, int index) throws SQLException;
+  }
+
+  /** Reads a {@code bigint} (a count) as a {@code Long}. */
+  static final Reader LONG =
+      (rs, index) -> {
+        long v = rs.getLong(index);
+        return rs.wasNull() ? null : v;
+      };
+
+  /** The reader of a column of {@code type}. */
+  static Reader reader(ColumnType type) {
+    return (rs, index) -> fromJdbc(rs, index, type);
+  }
+
   /** The internal value of column {@code type} read from {@code rs} at {@code index}. */
   static Object fromJdbc(ResultSet rs, int index, ColumnType type) throws SQLException {
     switch (type) {

@@ -5,12 +5,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.table.ColumnType;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
 
@@ -26,13 +26,37 @@ public final class HotSource implements ScanSource {
   private final ScanSpec spec;
   private final List<PartitionInfo> partitions;
   private final HotSql sql;
+  private final List<Columns.Reader> readers;
 
   /** The hot scan of {@code spec} over {@code partitions} (non-empty). */
   public HotSource(CatalogRuntime runtime, ScanSpec spec, List<PartitionInfo> partitions) {
+    this(runtime, spec, partitions, null);
+  }
+
+  /**
+   * The hot scan of {@code spec} over {@code partitions} (non-empty), aggregated in PostgreSQL by
+   * {@code aggregate} when it is not null.
+   */
+  public HotSource(
+      CatalogRuntime runtime,
+      ScanSpec spec,
+      List<PartitionInfo> partitions,
+      HotAggregate aggregate) {
     this.runtime = runtime;
     this.spec = spec;
     this.partitions = List.copyOf(partitions);
-    this.sql = HotSql.of(spec, this.partitions, runtime.hot().schema(), spec.state().boundary());
+    this.sql =
+        HotSql.of(
+            spec, this.partitions, runtime.hot().schema(), spec.state().boundary(), aggregate);
+    if (aggregate != null) {
+      this.readers = aggregate.readers(spec);
+    } else {
+      List<Columns.Reader> plain = new ArrayList<>();
+      for (int column : sql.columns()) {
+        plain.add(Columns.reader(spec.type(column)));
+      }
+      this.readers = List.copyOf(plain);
+    }
   }
 
   /** The SQL text, for plans. */
@@ -72,20 +96,11 @@ public final class HotSource implements ScanSource {
         s.setObject(i++, Columns.toJdbc(value, b.type()));
       }
       ResultSet rs = s.executeQuery();
-      return new JdbcCursor(c, rs, sql.columns(), types(), action);
+      return new JdbcCursor(c, rs, readers, action);
     } catch (SQLException e) {
       closeQuietly(c);
       throw translate(action, e);
     }
-  }
-
-  private ColumnType[] types() {
-    int[] columns = sql.columns();
-    ColumnType[] types = new ColumnType[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      types[i] = spec.type(columns[i]);
-    }
-    return types;
   }
 
   private void requirePinHeld(ReaderPin pin) {
@@ -155,15 +170,13 @@ public final class HotSource implements ScanSource {
   private static final class JdbcCursor implements RowEnumerable.Cursor {
     private final Connection connection;
     private final ResultSet rs;
-    private final int[] columns;
-    private final ColumnType[] types;
+    private final List<Columns.Reader> readers;
     private final String action;
 
-    JdbcCursor(Connection c, ResultSet rs, int[] columns, ColumnType[] types, String action) {
+    JdbcCursor(Connection c, ResultSet rs, List<Columns.Reader> readers, String action) {
       this.connection = c;
       this.rs = rs;
-      this.columns = columns;
-      this.types = types;
+      this.readers = readers;
       this.action = action;
     }
 
@@ -173,9 +186,9 @@ public final class HotSource implements ScanSource {
         if (!rs.next()) {
           return null;
         }
-        Object[] row = new Object[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-          row[i] = Columns.fromJdbc(rs, i + 1, types[i]);
+        Object[] row = new Object[readers.size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = readers.get(i).read(rs, i + 1);
         }
         return row;
       } catch (SQLException e) {

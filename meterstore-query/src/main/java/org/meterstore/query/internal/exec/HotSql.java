@@ -29,6 +29,27 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
     return new Builder(spec, schema).build(partitions, boundary);
   }
 
+  /**
+   * The SQL for {@code spec} over {@code partitions} with {@code aggregate} computed in PostgreSQL
+   * over the scan's rows; without an aggregate, {@link #of(ScanSpec, List, String, Instant)}. The
+   * scan then reads only the aggregate's input columns; {@link #columns()} names those.
+   */
+  public static HotSql of(
+      ScanSpec spec,
+      List<PartitionInfo> partitions,
+      String schema,
+      Instant boundary,
+      HotAggregate aggregate) {
+    if (aggregate == null) {
+      return of(spec, partitions, schema, boundary);
+    }
+    ScanSpec inputs =
+        new ScanSpec(
+            spec.state(), spec.resolve(), spec.preds(), aggregate.inputs().stream().toArray());
+    HotSql inner = of(inputs, partitions, schema, boundary);
+    return new HotSql(aggregate.wrap(inner.sql(), spec), inner.bindings(), inner.columns());
+  }
+
   private static final class Builder {
     private final ScanSpec spec;
     private final String schema;

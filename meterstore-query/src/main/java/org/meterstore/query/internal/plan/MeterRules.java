@@ -9,6 +9,7 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
@@ -51,8 +52,34 @@ public final class MeterRules {
               "MeterTierRouting", b -> b.operand(MeterTableScan.class).noInputs(), RoutingRule::new)
           .toRule();
 
+  /**
+   * Computes an aggregate over a filtered scan's hot tier in PostgreSQL ({@link AggregateRule}).
+   */
+  public static final RelOptRule AGGREGATE_FILTER =
+      RuleConfig.of(
+              "MeterAggregateFilterIntoHot",
+              b ->
+                  b.operand(LogicalAggregate.class)
+                      .oneInput(
+                          f ->
+                              f.operand(LogicalFilter.class)
+                                  .oneInput(s -> s.operand(MeterTableScan.class).noInputs())),
+              c -> new AggregateRule(c, true))
+          .toRule();
+
+  /** Computes an aggregate over an unfiltered scan's hot tier in PostgreSQL. */
+  public static final RelOptRule AGGREGATE =
+      RuleConfig.of(
+              "MeterAggregateIntoHot",
+              b ->
+                  b.operand(LogicalAggregate.class)
+                      .oneInput(s -> s.operand(MeterTableScan.class).noInputs()),
+              c -> new AggregateRule(c, false))
+          .toRule();
+
   /** Every rule, registered when a scan is. */
-  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, TO_ENUMERABLE);
+  public static final List<RelOptRule> ALL =
+      List.of(FILTER, PROJECT, TO_ENUMERABLE, AGGREGATE_FILTER, AGGREGATE);
 
   /** See {@link #FILTER}. */
   static final class FilterRule extends RelRule<RuleConfig> {
@@ -77,7 +104,7 @@ public final class MeterRules {
       call.transformTo(filter.copy(filter.getTraitSet(), refined, filter.getCondition()));
     }
 
-    private static RexNode toFullRow(RexNode node, MeterTableScan scan) {
+    static RexNode toFullRow(RexNode node, MeterTableScan scan) {
       List<org.apache.calcite.rel.type.RelDataTypeField> full =
           scan.getTable().getRowType().getFieldList();
       return node.accept(

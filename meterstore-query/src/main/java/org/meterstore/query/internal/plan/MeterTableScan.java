@@ -35,6 +35,12 @@ public final class MeterTableScan extends TableScan {
   final List<RexNode> filters;
   final int[] projects;
 
+  /**
+   * Whether this scan reads the cold tier only: the cold half of an aggregation whose hot half
+   * PostgreSQL computes ({@link MeterRules#AGGREGATE}).
+   */
+  final boolean coldOnly;
+
   MeterTableScan(
       RelOptCluster cluster,
       RelOptTable table,
@@ -43,12 +49,25 @@ public final class MeterTableScan extends TableScan {
       boolean resolve,
       List<RexNode> filters,
       int[] projects) {
+    this(cluster, table, query, state, resolve, filters, projects, false);
+  }
+
+  private MeterTableScan(
+      RelOptCluster cluster,
+      RelOptTable table,
+      QueryContext query,
+      TableState state,
+      boolean resolve,
+      List<RexNode> filters,
+      int[] projects,
+      boolean coldOnly) {
     super(cluster, cluster.traitSetOf(Convention.NONE), List.of(), table);
     this.query = query;
     this.state = state;
     this.resolve = resolve;
     this.filters = List.copyOf(filters);
     this.projects = projects == null ? identity(table.getRowType().getFieldCount()) : projects;
+    this.coldOnly = coldOnly;
   }
 
   private static int[] identity(int n) {
@@ -59,12 +78,17 @@ public final class MeterTableScan extends TableScan {
 
   MeterTableScan withFilters(List<RexNode> newFilters) {
     return new MeterTableScan(
-        getCluster(), getTable(), query, state, resolve, newFilters, projects);
+        getCluster(), getTable(), query, state, resolve, newFilters, projects, coldOnly);
   }
 
   MeterTableScan withProjects(int[] newProjects) {
     return new MeterTableScan(
-        getCluster(), getTable(), query, state, resolve, filters, newProjects);
+        getCluster(), getTable(), query, state, resolve, filters, newProjects, coldOnly);
+  }
+
+  MeterTableScan coldOnly() {
+    return new MeterTableScan(
+        getCluster(), getTable(), query, state, resolve, filters, projects, true);
   }
 
   @Override
@@ -90,7 +114,8 @@ public final class MeterTableScan extends TableScan {
         .item("mode", state.mode().describe())
         .item("resolve", resolve)
         .itemIf("filters", filters, !filters.isEmpty())
-        .item("projects", Arrays.toString(projects));
+        .item("projects", Arrays.toString(projects))
+        .itemIf("tiers", "cold", coldOnly);
   }
 
   @Override

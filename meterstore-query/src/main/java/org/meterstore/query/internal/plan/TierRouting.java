@@ -10,11 +10,13 @@ import java.util.Optional;
 import org.apache.calcite.adapter.enumerable.EnumerableUnion;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.query.internal.exec.ColdSource;
 import org.meterstore.query.internal.exec.FromRange;
 import org.meterstore.query.internal.exec.FromRanges;
+import org.meterstore.query.internal.exec.HotAggregate;
 import org.meterstore.query.internal.exec.HotSource;
 import org.meterstore.query.internal.exec.Pred;
 import org.meterstore.query.internal.exec.PredText;
@@ -33,7 +35,17 @@ import org.meterstore.query.internal.exec.TableState;
 final class TierRouting {
   private TierRouting() {}
 
-  static RelNode route(MeterTableScan scan) {
+  /**
+   * What routing decides for a scan before any relation is built.
+   *
+   * @param spec the scan as the plan fixed it
+   * @param range the {@code from} range its literal predicates allow
+   * @param partitions the hot partitions to read; empty when the hot tier is not read
+   * @param cold whether the cold tier is read
+   */
+  record Decision(ScanSpec spec, FromRange range, List<PartitionInfo> partitions, boolean cold) {}
+
+  static Decision decide(MeterTableScan scan) {
     TableState state = scan.state;
     PredTranslator translator = new PredTranslator(state.def(), scan.getCluster().getRexBuilder());
     List<Pred> preds = new ArrayList<>();
@@ -43,15 +55,19 @@ final class TierRouting {
     }
     ScanSpec spec = new ScanSpec(state, scan.resolve, preds, scan.projects);
     FromRange range = FromRanges.of(preds, spec.fromColumn(), null);
+    List<PartitionInfo> partitions =
+        !scan.coldOnly && state.needsHot(range) ? state.partitionsFor(range) : List.of();
+    return new Decision(spec, range, partitions, state.needsCold(range));
+  }
+
+  static RelNode route(MeterTableScan scan) {
+    Decision d = decide(scan);
     List<RelNode> tiers = new ArrayList<>();
-    if (state.needsHot(range)) {
-      List<PartitionInfo> partitions = state.partitionsFor(range);
-      if (!partitions.isEmpty()) {
-        tiers.add(hot(scan, spec, partitions, range));
-      }
+    if (!d.partitions().isEmpty()) {
+      tiers.add(hot(scan, d.spec(), d.partitions(), d.range()));
     }
-    if (state.needsCold(range)) {
-      tiers.add(cold(scan, spec, range));
+    if (d.cold()) {
+      tiers.add(cold(scan, d.spec(), d.range()));
     }
     if (tiers.isEmpty()) {
       return EnumerableValues.create(scan.getCluster(), scan.getRowType(), ImmutableList.of());
@@ -62,18 +78,35 @@ final class TierRouting {
     return new EnumerableUnion(scan.getCluster(), tiers.get(0).getTraitSet(), tiers, true);
   }
 
+  /**
+   * The hot half of an aggregation, computed by PostgreSQL over the rows the hot scan of {@code d}
+   * would return; its row type is {@code rowType} (the aggregate's).
+   */
+  static RelNode hotAggregate(
+      MeterTableScan scan, Decision d, HotAggregate aggregate, RelDataType rowType) {
+    HotSource source = new HotSource(scan.query.runtime(), d.spec(), d.partitions(), aggregate);
+    Map<String, Object> terms = common(scan, d.spec(), d.range());
+    terms.put("columns", rowType.getFieldNames());
+    terms.put("partitions", partitionTerm(d.partitions()));
+    terms.put("sql", source.sql());
+    double rows = Math.max(1, rows(scan) / 10);
+    return new MeterScanRel(scan.getCluster(), rowType, "MeterHotAggregate", source, terms, rows);
+  }
+
+  private static String partitionTerm(List<PartitionInfo> partitions) {
+    return partitions.size()
+        + " ["
+        + partitions.get(0).name()
+        + ".."
+        + partitions.get(partitions.size() - 1).name()
+        + "]";
+  }
+
   private static RelNode hot(
       MeterTableScan scan, ScanSpec spec, List<PartitionInfo> partitions, FromRange range) {
     HotSource source = new HotSource(scan.query.runtime(), spec, partitions);
     Map<String, Object> terms = common(scan, spec, range);
-    terms.put(
-        "partitions",
-        partitions.size()
-            + " ["
-            + partitions.get(0).name()
-            + ".."
-            + partitions.get(partitions.size() - 1).name()
-            + "]");
+    terms.put("partitions", partitionTerm(partitions));
     terms.put("sql", source.sql());
     return new MeterScanRel(
         scan.getCluster(), scan.getRowType(), "MeterHotScan", source, terms, rows(scan));

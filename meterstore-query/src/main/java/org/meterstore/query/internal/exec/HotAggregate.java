@@ -1,0 +1,104 @@
+package org.meterstore.query.internal.exec;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.meterstore.api.table.ColumnType;
+
+/**
+ * A grouped aggregation that a hot scan runs inside PostgreSQL, over the rows the scan would
+ * otherwise return (resolved, filtered): {@code SELECT g…, agg… FROM (scan) GROUP BY g…}. Only
+ * functions whose PostgreSQL result equals Calcite's for the same rows are offered: {@code SUM},
+ * {@code SUM0}, {@code COUNT}, {@code MIN} and {@code MAX} over non-text columns. Output columns
+ * are the group columns then the calls, in order.
+ *
+ * @param groups storage indexes of the group columns, in output order
+ * @param calls the aggregate calls, in output order
+ */
+public record HotAggregate(int[] groups, List<Call> calls) {
+
+  /** The functions PostgreSQL may compute for MeterStore. */
+  public enum Kind {
+    SUM("sum"),
+    /** {@code SUM} that gives 0 instead of null for no rows. */
+    SUM0("sum"),
+    /** {@code COUNT(*)} when {@link Call#arg()} is negative, else {@code COUNT(column)}. */
+    COUNT("count"),
+    MIN("min"),
+    MAX("max");
+
+    final String sql;
+
+    Kind(String sql) {
+      this.sql = sql;
+    }
+  }
+
+  /**
+   * One aggregate call.
+   *
+   * @param kind the function
+   * @param arg the storage index of its argument; negative for {@code COUNT(*)}
+   */
+  public record Call(Kind kind, int arg) {}
+
+  /** Copies the arrays. */
+  public HotAggregate {
+    groups = groups.clone();
+    calls = List.copyOf(calls);
+  }
+
+  /** The storage columns the aggregation reads: the groups and every argument. */
+  BitSet inputs() {
+    BitSet bits = new BitSet();
+    for (int g : groups) {
+      bits.set(g);
+    }
+    for (Call c : calls) {
+      if (c.arg() >= 0) {
+        bits.set(c.arg());
+      }
+    }
+    return bits;
+  }
+
+  /**
+   * The converters of the output columns: group columns and {@code MIN}/{@code MAX} keep their
+   * column's type, {@code SUM} is a decimal, {@code COUNT} a {@code long}.
+   */
+  List<Columns.Reader> readers(ScanSpec spec) {
+    List<Columns.Reader> out = new ArrayList<>();
+    for (int g : groups) {
+      out.add(Columns.reader(spec.type(g)));
+    }
+    for (Call c : calls) {
+      out.add(
+          switch (c.kind()) {
+            case COUNT -> Columns.LONG;
+            case SUM, SUM0 -> Columns.reader(ColumnType.DECIMAL_20_0);
+            case MIN, MAX -> Columns.reader(spec.type(c.arg()));
+          });
+    }
+    return out;
+  }
+
+  /** Wraps {@code inner} (a statement whose select list names the input columns). */
+  String wrap(String inner, ScanSpec spec) {
+    List<String> groupNames = new ArrayList<>();
+    for (int g : groups) {
+      groupNames.add(HotSql.quote(spec.name(g)));
+    }
+    List<String> select = new ArrayList<>(groupNames);
+    for (Call c : calls) {
+      String call =
+          c.kind().sql + "(" + (c.arg() < 0 ? "*" : HotSql.quote(spec.name(c.arg()))) + ")";
+      select.add(c.kind() == Kind.SUM0 ? "coalesce(" + call + ", 0)" : call);
+    }
+    return "SELECT "
+        + String.join(", ", select)
+        + " FROM ("
+        + inner
+        + ") AS a"
+        + (groupNames.isEmpty() ? "" : " GROUP BY " + String.join(", ", groupNames));
+  }
+}
