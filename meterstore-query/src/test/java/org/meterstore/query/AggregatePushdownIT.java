@@ -109,6 +109,36 @@ class AggregatePushdownIT {
   }
 
   @Test
+  void calendarGroupKeysAreTruncatedInPostgres() throws Exception {
+    String daily =
+        "SELECT malo_id, FLOOR(\"from\" TO DAY), sum(\"value\"), count(*) FROM lastgang"
+            + " GROUP BY malo_id, FLOOR(\"from\" TO DAY)";
+    assertThat(explain(c, daily))
+        .contains("MeterHotAggregate")
+        .contains("date_trunc('day', \"from\", 'UTC')")
+        .doesNotContain("MeterHotScan");
+    Map<String, BigDecimal> sums = new TreeMap<>();
+    Map<String, Long> counts = new TreeMap<>();
+    for (String row : query(c, "SELECT malo_id, \"from\", \"value\" FROM lastgang")) {
+      String[] f = row.split("\\|");
+      String key = f[0] + "|" + f[1].substring(0, 10) + "T00:00:00Z";
+      sums.merge(key, new BigDecimal(f[2]), BigDecimal::add);
+      counts.merge(key, 1L, Long::sum);
+    }
+    List<String> expected = new ArrayList<>();
+    sums.forEach((k, v) -> expected.add(k + "|" + Rows.text(v) + "|" + counts.get(k) + "|"));
+    assertThat(query(c, daily)).hasSize(3 * 3).isEqualTo(expected);
+
+    String monthly =
+        "SELECT FLOOR(balancing_day TO MONTH), count(*) FROM lastgang WHERE \"from\" >="
+            + " TIMESTAMP '2026-01-02 00:00:00' GROUP BY FLOOR(balancing_day TO MONTH)";
+    assertThat(explain(c, monthly))
+        .contains("CAST(date_trunc('month', \"balancing_day\") AS date)")
+        .doesNotContain("MeterColdScan");
+    assertThat(query(c, monthly)).containsExactly("2026-01-01|" + 3 * 48 + "|");
+  }
+
+  @Test
   void aGlobalAggregateOverAnEmptyHotRangeStillReturnsItsOneRow() throws Exception {
     try (PreparedStatement s =
         c.prepareStatement("SELECT count(*), sum(\"value\") FROM lastgang WHERE \"from\" >= ?")) {

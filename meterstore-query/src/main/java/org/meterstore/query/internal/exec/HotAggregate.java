@@ -12,10 +12,35 @@ import org.meterstore.api.table.ColumnType;
  * {@code SUM0}, {@code COUNT}, {@code MIN} and {@code MAX} over non-text columns. Output columns
  * are the group columns then the calls, in order.
  *
- * @param groups storage indexes of the group columns, in output order
+ * @param groups the group keys, in output order
  * @param calls the aggregate calls, in output order
  */
-public record HotAggregate(int[] groups, List<Call> calls) {
+public record HotAggregate(List<Key> groups, List<Call> calls) {
+
+  /** How a group key truncates its column: not at all, or to a calendar unit in UTC. */
+  public enum Truncation {
+    NONE(null),
+    HOUR("hour"),
+    DAY("day"),
+    MONTH("month"),
+    YEAR("year");
+
+    final String unit;
+
+    Truncation(String unit) {
+      this.unit = unit;
+    }
+  }
+
+  /**
+   * One group key: a column, possibly truncated as Calcite's {@code FLOOR(column TO unit)} does
+   * (dates as dates; timestamps in UTC, which is how Calcite evaluates {@code FLOOR} on the
+   * instants it holds).
+   *
+   * @param column the storage index of the column
+   * @param truncation the unit it is truncated to
+   */
+  public record Key(int column, Truncation truncation) {}
 
   /** The functions PostgreSQL may compute for MeterStore. */
   public enum Kind {
@@ -42,17 +67,17 @@ public record HotAggregate(int[] groups, List<Call> calls) {
    */
   public record Call(Kind kind, int arg) {}
 
-  /** Copies the arrays. */
+  /** Copies the lists. */
   public HotAggregate {
-    groups = groups.clone();
+    groups = List.copyOf(groups);
     calls = List.copyOf(calls);
   }
 
   /** The storage columns the aggregation reads: the groups and every argument. */
   BitSet inputs() {
     BitSet bits = new BitSet();
-    for (int g : groups) {
-      bits.set(g);
+    for (Key g : groups) {
+      bits.set(g.column());
     }
     for (Call c : calls) {
       if (c.arg() >= 0) {
@@ -68,8 +93,8 @@ public record HotAggregate(int[] groups, List<Call> calls) {
    */
   List<Columns.Reader> readers(ScanSpec spec) {
     List<Columns.Reader> out = new ArrayList<>();
-    for (int g : groups) {
-      out.add(Columns.reader(spec.type(g)));
+    for (Key g : groups) {
+      out.add(Columns.reader(spec.type(g.column())));
     }
     for (Call c : calls) {
       out.add(
@@ -84,11 +109,12 @@ public record HotAggregate(int[] groups, List<Call> calls) {
 
   /** Wraps {@code inner} (a statement whose select list names the input columns). */
   String wrap(String inner, ScanSpec spec) {
-    List<String> groupNames = new ArrayList<>();
-    for (int g : groups) {
-      groupNames.add(HotSql.quote(spec.name(g)));
+    List<String> select = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (Key g : groups) {
+      keys.add(keySql(g, spec));
     }
-    List<String> select = new ArrayList<>(groupNames);
+    select.addAll(keys);
     for (Call c : calls) {
       String call =
           c.kind().sql + "(" + (c.arg() < 0 ? "*" : HotSql.quote(spec.name(c.arg()))) + ")";
@@ -99,6 +125,17 @@ public record HotAggregate(int[] groups, List<Call> calls) {
         + " FROM ("
         + inner
         + ") AS a"
-        + (groupNames.isEmpty() ? "" : " GROUP BY " + String.join(", ", groupNames));
+        + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
+  }
+
+  private static String keySql(Key key, ScanSpec spec) {
+    String column = HotSql.quote(spec.name(key.column()));
+    if (key.truncation() == Truncation.NONE) {
+      return column;
+    }
+    String unit = "'" + key.truncation().unit + "'";
+    return spec.type(key.column()) == ColumnType.DATE
+        ? "CAST(date_trunc(" + unit + ", " + column + ") AS date)"
+        : "date_trunc(" + unit + ", " + column + ", 'UTC')";
   }
 }

@@ -2,6 +2,7 @@ package org.meterstore.query.internal.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
@@ -11,10 +12,15 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalUnion;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.meterstore.api.table.ColumnType;
@@ -29,6 +35,10 @@ import org.meterstore.query.internal.exec.PredTranslator;
  * aggregate over a cold-only scan. Partial results roll up exactly: {@code SUM} of sums, {@code
  * SUM0} of counts and of {@code SUM0}s, {@code MIN} of minima, {@code MAX} of maxima.
  *
+ * <p>A projection between the aggregate and the scan may make group keys of {@code FLOOR(column TO
+ * YEAR|MONTH|DAY)} on dates and timestamps ({@code HOUR} too on timestamps; in UTC, as Calcite
+ * evaluates it); aggregate arguments must be plain columns.
+ *
  * <p>It fires only when PostgreSQL computes exactly what Calcite would: one grouping set; {@code
  * SUM}, {@code COUNT}, {@code MIN}, {@code MAX} without {@code DISTINCT} or {@code FILTER}; no
  * {@code MIN}/{@code MAX} of text and no ordering comparison of text in the filter (PostgreSQL's
@@ -37,18 +47,22 @@ import org.meterstore.query.internal.exec.PredTranslator;
  * Calcite aggregates the pushed, resolved rows.
  */
 final class AggregateRule extends RelRule<RuleConfig> {
+  private final boolean withProject;
   private final boolean withFilter;
 
-  AggregateRule(RuleConfig config, boolean withFilter) {
+  AggregateRule(RuleConfig config, boolean withProject, boolean withFilter) {
     super(config);
+    this.withProject = withProject;
     this.withFilter = withFilter;
   }
 
   @Override
   public void onMatch(RelOptRuleCall call) {
-    LogicalAggregate aggregate = call.rel(0);
-    LogicalFilter filter = withFilter ? call.rel(1) : null;
-    MeterTableScan scan = call.rel(withFilter ? 2 : 1);
+    int i = 0;
+    LogicalAggregate aggregate = call.rel(i++);
+    LogicalProject project = withProject ? call.rel(i++) : null;
+    LogicalFilter filter = withFilter ? call.rel(i++) : null;
+    MeterTableScan scan = call.rel(i);
     if (scan.coldOnly || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
       return;
     }
@@ -70,7 +84,7 @@ final class AggregateRule extends RelRule<RuleConfig> {
         conjuncts.add(full);
       }
     }
-    HotAggregate hot = hotAggregate(aggregate, scan);
+    HotAggregate hot = hotAggregate(aggregate, project, scan);
     if (hot == null) {
       return;
     }
@@ -85,18 +99,28 @@ final class AggregateRule extends RelRule<RuleConfig> {
       MeterTableScan cold = exact.coldOnly();
       RelNode input =
           filter == null ? cold : filter.copy(filter.getTraitSet(), cold, filter.getCondition());
+      if (project != null) {
+        input = project.copy(project.getTraitSet(), List.of(input));
+      }
       parts.add(aggregate.copy(aggregate.getTraitSet(), List.of(input)));
     }
     RelNode union = parts.size() == 1 ? parts.get(0) : LogicalUnion.create(parts, true);
     call.transformTo(rollUp(aggregate, union));
   }
 
-  /** The PostgreSQL form of {@code aggregate}, or null when it has none. */
-  private static HotAggregate hotAggregate(LogicalAggregate aggregate, MeterTableScan scan) {
-    List<Integer> groupKeys = aggregate.getGroupSet().asList();
-    int[] groups = new int[groupKeys.size()];
-    for (int i = 0; i < groups.length; i++) {
-      groups[i] = scan.projects[groupKeys.get(i)];
+  /**
+   * The PostgreSQL form of {@code aggregate} over {@code project} (may be null) over {@code scan},
+   * or null when it has none.
+   */
+  private static HotAggregate hotAggregate(
+      LogicalAggregate aggregate, LogicalProject project, MeterTableScan scan) {
+    List<HotAggregate.Key> groups = new ArrayList<>();
+    for (int key : aggregate.getGroupSet()) {
+      HotAggregate.Key k = keyOf(project, key, scan);
+      if (k == null) {
+        return null;
+      }
+      groups.add(k);
     }
     List<HotAggregate.Call> calls = new ArrayList<>();
     for (AggregateCall c : aggregate.getAggCallList()) {
@@ -107,7 +131,14 @@ final class AggregateRule extends RelRule<RuleConfig> {
           || c.getArgList().size() > 1) {
         return null;
       }
-      int arg = c.getArgList().isEmpty() ? -1 : scan.projects[c.getArgList().get(0)];
+      int arg = -1;
+      if (!c.getArgList().isEmpty()) {
+        HotAggregate.Key k = keyOf(project, c.getArgList().get(0), scan);
+        if (k == null || k.truncation() != HotAggregate.Truncation.NONE) {
+          return null;
+        }
+        arg = k.column();
+      }
       HotAggregate.Kind kind;
       switch (c.getAggregation().getKind()) {
         case SUM:
@@ -138,6 +169,46 @@ final class AggregateRule extends RelRule<RuleConfig> {
       calls.add(new HotAggregate.Call(kind, arg));
     }
     return new HotAggregate(groups, calls);
+  }
+
+  /** Aggregate input field {@code index} as a key, or null when it is not one. */
+  private static HotAggregate.Key keyOf(LogicalProject project, int index, MeterTableScan scan) {
+    return project == null
+        ? new HotAggregate.Key(scan.projects[index], HotAggregate.Truncation.NONE)
+        : key(project.getProjects().get(index), scan);
+  }
+
+  /** A column of {@code scan}, plain or truncated by {@code FLOOR(… TO unit)}, or null. */
+  private static HotAggregate.Key key(RexNode e, MeterTableScan scan) {
+    if (e instanceof RexInputRef ref) {
+      return new HotAggregate.Key(scan.projects[ref.getIndex()], HotAggregate.Truncation.NONE);
+    }
+    if (e.getKind() != SqlKind.FLOOR || !(e instanceof RexCall call)) {
+      return null;
+    }
+    if (call.getOperands().size() != 2
+        || !(call.getOperands().get(0) instanceof RexInputRef ref)
+        || !(call.getOperands().get(1) instanceof RexLiteral unit)) {
+      return null;
+    }
+    int column = scan.projects[ref.getIndex()];
+    ColumnType type = type(scan, column);
+    TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
+    HotAggregate.Truncation t;
+    if (range == TimeUnitRange.YEAR) {
+      t = HotAggregate.Truncation.YEAR;
+    } else if (range == TimeUnitRange.MONTH) {
+      t = HotAggregate.Truncation.MONTH;
+    } else if (range == TimeUnitRange.DAY) {
+      t = HotAggregate.Truncation.DAY;
+    } else if (range == TimeUnitRange.HOUR && type == ColumnType.TIMESTAMPTZ) {
+      t = HotAggregate.Truncation.HOUR;
+    } else {
+      return null;
+    }
+    return type == ColumnType.DATE || type == ColumnType.TIMESTAMPTZ
+        ? new HotAggregate.Key(column, t)
+        : null;
   }
 
   /** The final aggregate over the partial results in {@code input}, typed as {@code original}. */

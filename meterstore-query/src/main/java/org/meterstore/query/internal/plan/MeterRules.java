@@ -56,30 +56,42 @@ public final class MeterRules {
    * Computes an aggregate over a filtered scan's hot tier in PostgreSQL ({@link AggregateRule}).
    */
   public static final RelOptRule AGGREGATE_FILTER =
-      RuleConfig.of(
-              "MeterAggregateFilterIntoHot",
-              b ->
-                  b.operand(LogicalAggregate.class)
-                      .oneInput(
-                          f ->
-                              f.operand(LogicalFilter.class)
-                                  .oneInput(s -> s.operand(MeterTableScan.class).noInputs())),
-              c -> new AggregateRule(c, true))
-          .toRule();
+      aggregateRule("MeterAggregateFilterIntoHot", false, true);
 
   /** Computes an aggregate over an unfiltered scan's hot tier in PostgreSQL. */
-  public static final RelOptRule AGGREGATE =
-      RuleConfig.of(
-              "MeterAggregateIntoHot",
-              b ->
-                  b.operand(LogicalAggregate.class)
-                      .oneInput(s -> s.operand(MeterTableScan.class).noInputs()),
-              c -> new AggregateRule(c, false))
-          .toRule();
+  public static final RelOptRule AGGREGATE = aggregateRule("MeterAggregateIntoHot", false, false);
+
+  /** Computes an aggregate over a projection of a filtered scan's hot tier in PostgreSQL. */
+  public static final RelOptRule AGGREGATE_PROJECT_FILTER =
+      aggregateRule("MeterAggregateProjectFilterIntoHot", true, true);
+
+  /** Computes an aggregate over a projection of an unfiltered scan's hot tier in PostgreSQL. */
+  public static final RelOptRule AGGREGATE_PROJECT =
+      aggregateRule("MeterAggregateProjectIntoHot", true, false);
+
+  private static RelOptRule aggregateRule(String name, boolean project, boolean filter) {
+    RelRule.OperandTransform scan = s -> s.operand(MeterTableScan.class).noInputs();
+    RelRule.OperandTransform belowProject =
+        filter ? f -> f.operand(LogicalFilter.class).oneInput(scan) : scan;
+    RelRule.OperandTransform belowAggregate =
+        project ? p -> p.operand(LogicalProject.class).oneInput(belowProject) : belowProject;
+    return RuleConfig.of(
+            name,
+            b -> b.operand(LogicalAggregate.class).oneInput(belowAggregate),
+            c -> new AggregateRule(c, project, filter))
+        .toRule();
+  }
 
   /** Every rule, registered when a scan is. */
   public static final List<RelOptRule> ALL =
-      List.of(FILTER, PROJECT, TO_ENUMERABLE, AGGREGATE_FILTER, AGGREGATE);
+      List.of(
+          FILTER,
+          PROJECT,
+          TO_ENUMERABLE,
+          AGGREGATE_FILTER,
+          AGGREGATE,
+          AGGREGATE_PROJECT_FILTER,
+          AGGREGATE_PROJECT);
 
   /** See {@link #FILTER}. */
   static final class FilterRule extends RelRule<RuleConfig> {
