@@ -116,6 +116,39 @@ class PurgeTableIT {
     assertThat(again.coldTableDropped()).isFalse();
   }
 
+  @Test
+  @Order(3)
+  void aReaderHoldingTheTableOrARunningArchivalMakesThePurgeWaitAndChangeNothing()
+      throws Exception {
+    long relations = relations("zwei");
+    try (java.sql.Connection reader = d.db.connect()) {
+      reader.setAutoCommit(false);
+      try (java.sql.Statement s = reader.createStatement()) {
+        s.executeQuery("SELECT count(*) FROM meterstore.zwei").close();
+      }
+      assertThatThrownBy(() -> catalog.purgeTable("zwei", "zwei"))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT);
+                assertThat(e.isRetryable()).isTrue();
+              })
+          .hasMessageContaining("zwei");
+      reader.rollback();
+    }
+    try (org.meterstore.hot.archive.ArchivalLease lease =
+        d.hot.archival().tryLease(ZWEI, "test", NOW).orElseThrow()) {
+      assertThatThrownBy(() -> catalog.purgeTable("zwei", "zwei"))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT))
+          .hasMessageContaining("archival lease");
+      assertThat(lease.isHeld()).isTrue();
+    }
+    assertThat(relations("zwei")).isEqualTo(relations);
+    assertThat(d.cold.catalog().tableExists(d.cold.identifier("zwei"))).isTrue();
+  }
+
   private static void assertRefused(Runnable call, String... parts) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(
