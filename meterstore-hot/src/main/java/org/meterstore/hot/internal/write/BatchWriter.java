@@ -113,7 +113,7 @@ public final class BatchWriter {
 
   private static void insert(Connection c, Statements st, List<BatchRow> rows) throws SQLException {
     try {
-      st.inserter().insert(c, rows);
+      st.inserter().insertAndCommit(c, rows);
     } catch (SQLException e) {
       String state = e.getSQLState();
       if (SqlErrors.EXCLUSION_VIOLATION.equals(state)) {

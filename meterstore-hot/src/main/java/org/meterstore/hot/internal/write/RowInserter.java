@@ -10,13 +10,14 @@ import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
- * Inserts a batch's new rows in one plain statement: {@code INSERT … SELECT … FROM
- * unnest(?::text[], …)}, no {@code ON CONFLICT}, no {@code RETURNING}. Known redeliveries never
- * reach it (the writer filters them against the stored versions it read under its lock), so a
- * redelivered day inserts nothing and leaves no dead tuple. A row that a concurrent writer stored
- * after that read makes the statement fail with a unique violation (23505) and the whole
- * transaction roll back; the writer then retries the batch, whose fresh read reports that row
- * {@code DUPLICATE} (or refuses it if it differs). Only that race ever leaves dead tuples.
+ * Inserts a batch's new rows in one plain statement, {@code INSERT … SELECT … FROM
+ * unnest(?::text[], …)} (no {@code ON CONFLICT}, no {@code RETURNING}), followed by {@code COMMIT}
+ * in the same round trip. Known redeliveries never reach it (the writer filters them against the
+ * stored versions it read under its lock), so a redelivered day inserts nothing and leaves no dead
+ * tuple. A row that a concurrent writer stored after that read makes the statement fail with a
+ * unique violation (23505) and the whole transaction roll back; the writer then retries the batch,
+ * whose fresh read reports that row {@code DUPLICATE} (or refuses it if it differs). Only that race
+ * ever leaves dead tuples.
  *
  * <p>Measured against {@code ON CONFLICT (<primary key>) DO NOTHING RETURNING <primary key>} (the
  * previous shape): speculative insertion and the returned keys cost time on every batch to absorb a
@@ -42,18 +43,25 @@ final class RowInserter {
             + ") SELECT "
             + String.join(", ", casts)
             + " FROM "
-            + TableLayout.unnest(columns.size(), "b", false);
+            + TableLayout.unnest(columns.size(), "b", false)
+            + ";\nCOMMIT";
   }
 
-  /** Inserts {@code rows}, all or none. */
-  void insert(Connection c, List<BatchRow> rows) throws SQLException {
+  /**
+   * Inserts {@code rows}, all or none, and commits the transaction in the same round trip: the
+   * insert is the write's last statement, and a failed insert skips the {@code COMMIT} (the server
+   * ignores the rest of a message after an error), leaving the transaction for the caller to roll
+   * back. The caller's own commit then finds no open transaction and sends nothing.
+   */
+  void insertAndCommit(Connection c, List<BatchRow> rows) throws SQLException {
     List<List<String>> tuples = new ArrayList<>(rows.size());
     for (BatchRow row : rows) {
       tuples.add(Arrays.stream(row.values()).map(TableLayout::text).toList());
     }
     try (PreparedStatement s = c.prepareStatement(sql)) {
       StoredVersions.bindColumns(c, s, tuples, layout.columns().size(), 1);
-      int inserted = s.executeUpdate();
+      s.execute();
+      int inserted = s.getUpdateCount();
       if (inserted != rows.size()) {
         throw new SQLException("inserted " + inserted + " of " + rows.size() + " rows", "XX000");
       }
