@@ -19,9 +19,9 @@ import org.meterstore.hot.internal.sql.Identifiers;
  * whose fresh read reports that row {@code DUPLICATE} (or refuses it if it differs). Only that race
  * ever leaves dead tuples.
  *
- * <p>Measured against {@code ON CONFLICT (<primary key>) DO NOTHING RETURNING <primary key>} (the
- * previous shape): speculative insertion and the returned keys cost time on every batch to absorb a
- * race that is rare, see docs/benchmarks.md.
+ * <p>The plain shape is what makes the {@code COMMIT} in the same round trip safe: the statement
+ * stores every row or fails. With {@code ON CONFLICT DO NOTHING} (the previous shape) a skipped row
+ * had to be re-checked before the transaction could commit. See docs/benchmarks.md.
  */
 final class RowInserter {
   private final TableLayout layout;
