@@ -28,6 +28,13 @@ import org.postgresql.PGConnection;
  * writes one warm-up day, then one measured day: 1,000 meters × 96 quarter-hours, one batch (one
  * transaction) per meter and day. Not a test: run it by hand (docs/benchmarks.md) and read the
  * numbers it prints.
+ *
+ * <p>With the argument {@code --shapes} it then measures statement shapes in isolation, each into
+ * its own copy of MeterStore's table (same partitions, same GiST exclusion constraints), with the
+ * rows already built: {@code INSERT … FROM unnest(…) ON CONFLICT DO NOTHING RETURNING}, the plain
+ * {@code INSERT … FROM unnest(…)}, {@code COPY} into a temporary staging table + {@code INSERT …
+ * SELECT}, and raw {@code COPY} straight into the constrained table: the ceiling of any write path
+ * that keeps both exclusion constraints.
  */
 public final class HotIngestBenchmark {
   private static final int METERS = 1_000;
@@ -60,6 +67,9 @@ public final class HotIngestBenchmark {
         print("raw COPY (no exclusion constraints)", copy);
         System.out.printf(
             Locale.ROOT, "ratio writer / COPY: %.2f (target >= 0.5)%n", writer / copy);
+        if (List.of(args).contains("--shapes")) {
+          Shapes.run(raw, warmUp, measured, copy);
+        }
       }
     }
   }

@@ -3,7 +3,6 @@ package org.meterstore.hot.internal.write;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,10 +74,12 @@ public final class BatchWriter {
         if (attempt > 1) {
           throw retry.failure(table.name());
         }
-        if (retry.constraint == null) {
-          partitions.forget(table);
-        } else {
-          diagnose(st, retry, rows);
+        switch (retry.cause) {
+          case PARTITION_GONE -> partitions.forget(table);
+          case EXCLUSION -> diagnose(st, retry, rows);
+          case CONCURRENT_ROW -> {
+            // the next attempt reads the concurrent writer's rows and decides them
+          }
         }
       }
     }
@@ -88,22 +89,17 @@ public final class BatchWriter {
       throws SQLException {
     String table = st.layout().table().name();
     st.subjects().check(c, table, rows);
-    boolean interval = st.layout().table().timeModel() == TimeModel.INTERVAL;
-    if (interval) {
-      st.crossing().lock(c, rows);
-    } else {
-      CrossingSpans.planIndexProbes(c);
-    }
-    OutcomeResolver resolver = new OutcomeResolver(table, now, st.versions().of(c, rows));
+    LockedRead.Found found = st.lockedRead().run(c, rows);
+    OutcomeResolver resolver = new OutcomeResolver(table, now, found.stored());
     rows.forEach(resolver::accept);
     List<BatchRow> toInsert = resolver.toInsert();
-    List<WriteOutcome> outcomes = new ArrayList<>(resolver.outcomes());
+    List<WriteOutcome> outcomes = resolver.outcomes();
     if (toInsert.isEmpty()) {
       return outcomes;
     }
-    if (interval) {
+    if (st.layout().table().timeModel() == TimeModel.INTERVAL) {
       SpanOverlaps.check(table, toInsert);
-      Optional<BatchRow> overlap = st.crossing().check(c, toInsert);
+      Optional<BatchRow> overlap = st.crossing().check(c, toInsert, found.longestCrossingSpan());
       if (overlap.isPresent()) {
         throw Violation.SPANS_OVERLAP.refuse(
             table,
@@ -111,51 +107,26 @@ public final class BatchWriter {
             "overlaps a stored span of the same reading and version in another partition");
       }
     }
-    Set<String> inserted = insert(c, st, toInsert);
-    if (inserted.size() < toInsert.size()) {
-      absorbConcurrentDuplicates(c, st, toInsert, inserted, outcomes, now);
-    }
+    insert(c, st, toInsert);
     return outcomes;
   }
 
-  private static Set<String> insert(Connection c, Statements st, List<BatchRow> rows)
-      throws SQLException {
+  private static void insert(Connection c, Statements st, List<BatchRow> rows) throws SQLException {
     try {
-      return st.inserter().insert(c, rows);
+      st.inserter().insertAndCommit(c, rows);
     } catch (SQLException e) {
       String state = e.getSQLState();
       if (SqlErrors.EXCLUSION_VIOLATION.equals(state)) {
-        throw new Retry(e, constraintOf(e));
+        throw new Retry(e, Retry.Cause.EXCLUSION, constraintOf(e));
+      }
+      if (SqlErrors.UNIQUE_VIOLATION.equals(state)) {
+        throw new Retry(e, Retry.Cause.CONCURRENT_ROW, null);
       }
       if (SqlErrors.CHECK_VIOLATION.equals(state)
           && String.valueOf(e.getMessage()).contains("no partition")) {
-        throw new Retry(e, null);
+        throw new Retry(e, Retry.Cause.PARTITION_GONE, null);
       }
       throw e;
-    }
-  }
-
-  /** Rows a concurrent writer stored first: duplicates if identical, else the batch is refused. */
-  private static void absorbConcurrentDuplicates(
-      Connection c,
-      Statements st,
-      List<BatchRow> toInsert,
-      Set<String> inserted,
-      List<WriteOutcome> outcomes,
-      Instant now)
-      throws SQLException {
-    List<BatchRow> skipped =
-        toInsert.stream().filter(r -> !inserted.contains(r.primaryKey())).toList();
-    String table = st.layout().table().name();
-    OutcomeResolver recheck = new OutcomeResolver(table, now, st.versions().of(c, skipped));
-    for (BatchRow row : skipped) {
-      recheck.accept(row);
-      outcomes.set(row.index(), WriteOutcome.DUPLICATE);
-    }
-    if (!recheck.toInsert().isEmpty()) {
-      throw new MeterStoreException(
-          org.meterstore.api.ErrorKind.STORAGE,
-          "Cannot write to table " + table + ": a concurrent change hid stored rows; retry");
     }
   }
 
@@ -192,26 +163,50 @@ public final class BatchWriter {
         .orElse(ExclusionConstraint.SPANS_DO_NOT_OVERLAP);
   }
 
-  /** A failure worth one more attempt: a constraint to diagnose, or a partition gone missing. */
+  /**
+   * A failure worth one more attempt: a constraint to diagnose, a row a concurrent writer stored
+   * after this batch read the stored versions (the next attempt reports it {@code DUPLICATE} or
+   * refuses it), or a partition gone missing.
+   */
   private static final class Retry extends RuntimeException {
     private static final long serialVersionUID = 1L;
+
+    enum Cause {
+      EXCLUSION,
+      CONCURRENT_ROW,
+      PARTITION_GONE
+    }
+
+    private final transient Cause cause;
     private final transient ExclusionConstraint constraint;
 
-    Retry(SQLException cause, ExclusionConstraint constraint) {
+    Retry(SQLException cause, Cause why, ExclusionConstraint constraint) {
       super(cause.getMessage(), cause, false, false);
+      this.cause = why;
       this.constraint = constraint;
     }
 
     MeterStoreException failure(String table) {
-      SQLException cause = (SQLException) getCause();
-      if (constraint == null) {
-        return SqlErrors.translate("write a batch to table " + table, cause);
+      SQLException sql = (SQLException) getCause();
+      switch (cause) {
+        case EXCLUSION:
+          Violation v =
+              constraint == ExclusionConstraint.SPANS_DO_NOT_OVERLAP
+                  ? Violation.SPANS_OVERLAP
+                  : Violation.SECOND_OPERATOR;
+          return v.refuseBatch(table, sql);
+        case CONCURRENT_ROW:
+          return new MeterStoreException(
+              org.meterstore.api.ErrorKind.STORAGE,
+              true,
+              "Cannot write to table "
+                  + table
+                  + ": concurrent writers stored readings of this batch twice while it was"
+                  + " written; nothing was written, retry",
+              sql);
+        default:
+          return SqlErrors.translate("write a batch to table " + table, sql);
       }
-      Violation v =
-          constraint == ExclusionConstraint.SPANS_DO_NOT_OVERLAP
-              ? Violation.SPANS_OVERLAP
-              : Violation.SECOND_OPERATOR;
-      return v.refuseBatch(table, cause);
     }
   }
 }

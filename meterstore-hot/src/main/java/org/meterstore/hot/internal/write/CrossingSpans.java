@@ -75,21 +75,38 @@ final class CrossingSpans {
   }
 
   /**
-   * Locks the table's writes against crossing writes (shared unless {@code rows} cross) and, in the
-   * same round trip, {@link #planIndexProbes plans index probes}.
+   * The statement that locks the table's writes against crossing writes (shared unless the batch
+   * crosses) and applies the {@link #PLAN_SETTINGS}; {@link #bindLock} binds its two parameters. It
+   * runs first in the write's first round trip ({@link LockedRead}), so every later statement of
+   * the transaction takes its snapshot after the lock is held.
    */
-  void lock(Connection c, List<BatchRow> rows) throws SQLException {
-    boolean exclusive = rows.stream().anyMatch(BatchRow::crossesPartition);
-    String sql =
-        "SELECT "
-            + PLAN_SETTINGS
-            + ", "
-            + (exclusive ? "pg_advisory_xact_lock(?, ?)" : "pg_advisory_xact_lock_shared(?, ?)");
-    try (PreparedStatement s = c.prepareStatement(sql)) {
-      s.setInt(1, AdvisoryLocks.CROSSING_SPANS);
-      s.setInt(2, AdvisoryLocks.key(schema, layout.table().name()));
-      s.execute();
-    }
+  static String lockStatement(boolean exclusive) {
+    return "SELECT "
+        + PLAN_SETTINGS
+        + ", "
+        + (exclusive ? "pg_advisory_xact_lock(?, ?)" : "pg_advisory_xact_lock_shared(?, ?)");
+  }
+
+  /** Binds the {@link #lockStatement}'s parameters from {@code first}; returns the next index. */
+  int bindLock(PreparedStatement s, int first) throws SQLException {
+    s.setInt(first, AdvisoryLocks.CROSSING_SPANS);
+    s.setInt(first + 1, AdvisoryLocks.key(schema, layout.table().name()));
+    return first + 2;
+  }
+
+  /**
+   * The statement that reads the table's longest recorded crossing span in whole seconds (rounded
+   * up), one parameter: the table name. Must run after the {@link #lockStatement} in a statement of
+   * its own, so that it sees what a crossing writer committed before this one got the lock.
+   */
+  String longestSpanStatement() {
+    return "SELECT ceil(extract(epoch from "
+        + quote("longest_crossing_span")
+        + "))::bigint FROM "
+        + Identifiers.qualified(schema, "tables")
+        + " WHERE "
+        + quote("name")
+        + " = ?";
   }
 
   /**
@@ -101,26 +118,19 @@ final class CrossingSpans {
    * then settles on a generic plan, which cannot prune partitions by the batch's keys at plan time
    * and was measured 50–100× slower than the custom plan for the stored-version lookup.
    */
-  private static final String PLAN_SETTINGS =
+  static final String PLAN_SETTINGS =
       "set_config('enable_seqscan', 'off', true),"
           + " set_config('plan_cache_mode', 'force_custom_plan', true)";
 
-  /** Applies the {@link #PLAN_SETTINGS} for the rest of the write transaction. */
-  static void planIndexProbes(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT " + PLAN_SETTINGS)) {
-      s.execute();
-    }
-  }
-
   /**
    * Checks the new {@code rows} against stored spans in other partitions and records their longest
-   * crossing span; the caller holds the {@link #lock}.
+   * crossing span; the caller holds the lock ({@link #lockStatement}).
    *
+   * @param longest the table's longest recorded crossing span, read under that lock
    * @return the first row that overlaps a stored span, if any
    */
-  Optional<BatchRow> check(Connection c, List<BatchRow> rows) throws SQLException {
-    TableRegistry registry = new TableRegistry(c, schema);
-    Optional<Duration> longest = registry.longestCrossingSpan(layout.table().name());
+  Optional<BatchRow> check(Connection c, List<BatchRow> rows, Optional<Duration> longest)
+      throws SQLException {
     List<BatchRow> probed = new ArrayList<>();
     List<List<String>> tuples = new ArrayList<>();
     Duration crossing = Duration.ZERO;
@@ -137,7 +147,7 @@ final class CrossingSpans {
       }
     }
     if (!crossing.isZero()) {
-      registry.recordCrossingSpan(layout.table().name(), crossing);
+      new TableRegistry(c, schema).recordCrossingSpan(layout.table().name(), crossing);
     }
     return probed.isEmpty() ? Optional.empty() : first(c, probed, tuples);
   }

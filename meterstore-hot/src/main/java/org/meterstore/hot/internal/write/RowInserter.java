@@ -1,31 +1,31 @@
 package org.meterstore.hot.internal.write;
 
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
- * Inserts a batch's new rows in one statement: {@code INSERT … SELECT … FROM unnest(?::text[], …)
- * ON CONFLICT (<primary key>) DO NOTHING RETURNING <primary key>}. The conflict target is explicit
- * because without one PostgreSQL would also skip rows that violate an exclusion constraint,
- * silently. Known redeliveries never reach this statement, so a redelivered day leaves no dead
- * tuple; {@code DO NOTHING} only absorbs a concurrent writer's identical row, and the returned keys
- * show which rows that was.
+ * Inserts a batch's new rows in one plain statement, {@code INSERT … SELECT … FROM
+ * unnest(?::text[], …)} (no {@code ON CONFLICT}, no {@code RETURNING}), followed by {@code COMMIT}
+ * in the same round trip. Known redeliveries never reach it (the writer filters them against the
+ * stored versions it read under its lock), so a redelivered day inserts nothing and leaves no dead
+ * tuple. A row that a concurrent writer stored after that read makes the statement fail with a
+ * unique violation (23505) and the whole transaction roll back; the writer then retries the batch,
+ * whose fresh read reports that row {@code DUPLICATE} (or refuses it if it differs). Only that race
+ * ever leaves dead tuples.
+ *
+ * <p>The plain shape is what makes the {@code COMMIT} in the same round trip safe: the statement
+ * stores every row or fails. With {@code ON CONFLICT DO NOTHING} (the previous shape) a skipped row
+ * had to be re-checked before the transaction could commit. See docs/benchmarks.md.
  */
 final class RowInserter {
   private final TableLayout layout;
   private final String sql;
-  private final List<ColumnSpec> primaryKey;
 
   RowInserter(TableLayout layout, String schema) {
     this.layout = layout;
@@ -35,11 +35,6 @@ final class RowInserter {
     for (int i = 0; i < columns.size(); i++) {
       casts.add(TableLayout.cast("b.c" + i, columns.get(i).type()));
     }
-    this.primaryKey =
-        layout.table().primaryKey().stream()
-            .map(name -> columns.get(layout.position(name)))
-            .toList();
-    String pk = Identifiers.quoteAll(layout.table().primaryKey());
     this.sql =
         "INSERT INTO "
             + Identifiers.qualified(schema, layout.table().name())
@@ -49,54 +44,27 @@ final class RowInserter {
             + String.join(", ", casts)
             + " FROM "
             + TableLayout.unnest(columns.size(), "b", false)
-            + " ON CONFLICT ("
-            + pk
-            + ") DO NOTHING RETURNING "
-            + pk;
+            + ";\nCOMMIT";
   }
 
   /**
-   * Inserts {@code rows}.
-   *
-   * @return the primary keys ({@link BatchRow#primaryKey()}) of the rows actually inserted
+   * Inserts {@code rows}, all or none, and commits the transaction in the same round trip: the
+   * insert is the write's last statement, and a failed insert skips the {@code COMMIT} (the server
+   * ignores the rest of a message after an error), leaving the transaction for the caller to roll
+   * back. The caller's own commit then finds no open transaction and sends nothing.
    */
-  Set<String> insert(Connection c, List<BatchRow> rows) throws SQLException {
+  void insertAndCommit(Connection c, List<BatchRow> rows) throws SQLException {
     List<List<String>> tuples = new ArrayList<>(rows.size());
     for (BatchRow row : rows) {
       tuples.add(Arrays.stream(row.values()).map(TableLayout::text).toList());
     }
-    Set<String> inserted = new HashSet<>();
     try (PreparedStatement s = c.prepareStatement(sql)) {
       StoredVersions.bindColumns(c, s, tuples, layout.columns().size(), 1);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          inserted.add(key(rs));
-        }
+      s.execute();
+      int inserted = s.getUpdateCount();
+      if (inserted != rows.size()) {
+        throw new SQLException("inserted " + inserted + " of " + rows.size() + " rows", "XX000");
       }
     }
-    return inserted;
-  }
-
-  /** The returned primary key in {@link BatchRow#primaryKey()} form. */
-  private String key(ResultSet rs) throws SQLException {
-    StringBuilder key = new StringBuilder();
-    for (int i = 0; i < primaryKey.size(); i++) {
-      ColumnSpec column = primaryKey.get(i);
-      switch (column.type()) {
-        case TIMESTAMPTZ:
-          key.append(rs.getObject(i + 1, OffsetDateTime.class).toInstant());
-          break;
-        case DECIMAL_20_0:
-          BigDecimal version = rs.getBigDecimal(i + 1);
-          key.append(version.toBigIntegerExact());
-          break;
-        default:
-          key.append(rs.getString(i + 1));
-      }
-      if (i < primaryKey.size() - 1) {
-        key.append(BatchPreparer.SEPARATOR);
-      }
-    }
-    return key.toString();
   }
 }

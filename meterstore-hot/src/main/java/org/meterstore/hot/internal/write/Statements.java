@@ -7,6 +7,7 @@ import org.meterstore.api.table.TableDefinition;
  *
  * @param layout the table's column layout
  * @param versions reads stored versions
+ * @param lockedRead the first round trip of a write: lock, longest crossing span, stored versions
  * @param inserter inserts new rows
  * @param crossing the cross-partition overlap check and its lock
  * @param diagnosis names the reading an exclusion constraint refused
@@ -15,6 +16,7 @@ import org.meterstore.api.table.TableDefinition;
 record Statements(
     TableLayout layout,
     StoredVersions versions,
+    LockedRead lockedRead,
     RowInserter inserter,
     CrossingSpans crossing,
     ConstraintDiagnosis diagnosis,
@@ -25,11 +27,17 @@ record Statements(
   }
 
   private Statements(TableLayout layout, String schema) {
+    this(layout, new StoredVersions(layout, schema), new CrossingSpans(layout, schema), schema);
+  }
+
+  private Statements(
+      TableLayout layout, StoredVersions versions, CrossingSpans crossing, String schema) {
     this(
         layout,
-        new StoredVersions(layout, schema),
+        versions,
+        new LockedRead(layout, versions, crossing),
         new RowInserter(layout, schema),
-        new CrossingSpans(layout, schema),
+        crossing,
         new ConstraintDiagnosis(layout, schema),
         new SubjectCheck(layout, schema));
   }

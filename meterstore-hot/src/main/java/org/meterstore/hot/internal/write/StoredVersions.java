@@ -44,22 +44,33 @@ final class StoredVersions {
             + ") t";
   }
 
-  /** The stored versions of every merge key of {@code rows}, by merge key. */
-  Map<String, List<StoredVersion>> of(Connection c, List<BatchRow> rows) throws SQLException {
+  /** The lookup statement; its parameters are bound by {@link #bind}. */
+  String sql() {
+    return sql;
+  }
+
+  /**
+   * Binds the distinct merge keys of {@code rows} from parameter {@code first}.
+   *
+   * @return the merge keys in the order they were bound, for {@link #read}
+   */
+  List<String> bind(Connection c, PreparedStatement s, List<BatchRow> rows, int first)
+      throws SQLException {
     Map<String, List<String>> keys = new LinkedHashMap<>();
     for (BatchRow row : rows) {
       keys.putIfAbsent(row.mergeKey(), row.mergeKeyValues());
     }
-    List<String> ordered = new ArrayList<>(keys.keySet());
+    bindColumns(c, s, new ArrayList<>(keys.values()), layout.mergeKey().length, first);
+    return new ArrayList<>(keys.keySet());
+  }
+
+  /** The lookup's result: the stored versions by merge key, the keys {@code ordered} as bound. */
+  static Map<String, List<StoredVersion>> read(ResultSet rs, List<String> ordered)
+      throws SQLException {
     Map<String, List<StoredVersion>> stored = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement(sql)) {
-      bindColumns(c, s, new ArrayList<>(keys.values()), layout.mergeKey().length, 1);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          String key = ordered.get(rs.getInt(1) - 1);
-          stored.computeIfAbsent(key, k -> new ArrayList<>()).add(read(rs));
-        }
-      }
+    while (rs.next()) {
+      String key = ordered.get(rs.getInt(1) - 1);
+      stored.computeIfAbsent(key, k -> new ArrayList<>()).add(read(rs));
     }
     return stored;
   }

@@ -1,0 +1,163 @@
+package org.meterstore.hot.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.meterstore.hot.Fixtures.DAY;
+import static org.meterstore.hot.Fixtures.NOW;
+
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.StoredRow;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.Fixtures;
+import org.meterstore.hot.HotStore;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.postgresql.PGConnection;
+
+/**
+ * The race the writer's plain {@code INSERT} leaves to a retry: another transaction stores rows of
+ * the batch after the writer read the stored versions and before it inserts. The writer's insert
+ * waits on the primary key, fails with a unique violation once the other transaction commits, rolls
+ * back whole and retries; the retry reads the other rows and decides the batch.
+ */
+@ExtendWith(PostgresExtension.class)
+class ConcurrentRedeliveryIT {
+  private static final String SCHEMA = "meterstore";
+  private static final TableDefinition TABLE = TableDefinition.interval("lastgang");
+  private static final String VERSION = "20260303000000";
+  private static final Duration SLACK = Duration.ofSeconds(30);
+
+  private static HotStore store;
+  private static ExecutorService executor;
+
+  @BeforeAll
+  static void createTable(TestDatabase db) {
+    store = Fixtures.store(db, SCHEMA, Duration.ofSeconds(3));
+    store.createTables(List.of(TABLE), NOW);
+    store.partitions().ensure(TABLE, DAY, DAY.plus(Duration.ofDays(1)));
+    executor = Executors.newSingleThreadExecutor();
+  }
+
+  @AfterAll
+  static void close() {
+    executor.shutdownNow();
+    store.close();
+  }
+
+  @Test
+  void identicalRowsCommittedWhileTheBatchWaitsAreDuplicate(TestDatabase db) throws Exception {
+    List<Reading> day = Fixtures.day(3, DAY, VERSION);
+    Future<WriteResult> write = raceAgainst(db, day, day);
+
+    WriteResult result = write.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+
+    assertThat(result.outcomes()).hasSize(96).containsOnly(WriteOutcome.DUPLICATE);
+    assertThat(rowsOf(db, Fixtures.malo(3))).isEqualTo(96);
+  }
+
+  @Test
+  void differentValuesCommittedWhileTheBatchWaitsAreRefusedAndNothingIsAdded(TestDatabase db)
+      throws Exception {
+    List<Reading> day = Fixtures.day(4, DAY, VERSION);
+    List<Reading> restated = List.of(Fixtures.quarterHour(4, DAY, "9.5", VERSION).build());
+    Future<WriteResult> write = raceAgainst(db, day, restated);
+
+    assertThatThrownBy(() -> write.get(SLACK.toSeconds(), TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION);
+              assertThat(e.getMessage())
+                  .contains(
+                      "Cannot write to table lastgang",
+                      "reading #0",
+                      "restates version " + VERSION);
+            });
+    assertThat(rowsOf(db, Fixtures.malo(4))).isEqualTo(1);
+  }
+
+  /**
+   * Stores {@code theirs} in an open transaction, starts the store's write of {@code ours}, waits
+   * until that write waits on the open transaction's rows, then commits them.
+   */
+  private static Future<WriteResult> raceAgainst(
+      TestDatabase db, List<Reading> ours, List<Reading> theirs) throws Exception {
+    try (Connection other = db.connect()) {
+      other.setAutoCommit(false);
+      copy(other, theirs);
+      Future<WriteResult> write = executor.submit(() -> store.write(TABLE, ours, NOW));
+      awaitAWriterWaitingOnALock(db);
+      other.commit();
+      return write;
+    }
+  }
+
+  private static void copy(Connection c, List<Reading> readings) throws Exception {
+    StringBuilder text = new StringBuilder();
+    for (Reading r : readings) {
+      Object[] row = StoredRow.of(TABLE, StoredReading.accept(r, NOW.minusSeconds(60)));
+      for (int i = 0; i < row.length; i++) {
+        text.append(i == 0 ? "" : "\t");
+        Object v = row[i];
+        text.append(
+            v == null ? "\\N" : v instanceof BigDecimal d ? d.toPlainString() : v.toString());
+      }
+      text.append('\n');
+    }
+    String columns =
+        String.join(", ", TABLE.columns().stream().map(col -> '"' + col.name() + '"').toList());
+    c.unwrap(PGConnection.class)
+        .getCopyAPI()
+        .copyIn(
+            "COPY " + SCHEMA + "." + TABLE.name() + " (" + columns + ") FROM STDIN",
+            new StringReader(text.toString()));
+  }
+
+  private static void awaitAWriterWaitingOnALock(TestDatabase db) throws Exception {
+    long deadline = System.nanoTime() + SLACK.toNanos();
+    while (true) {
+      try (Connection c = db.connect();
+          Statement s = c.createStatement();
+          ResultSet rs =
+              s.executeQuery(
+                  "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                      + " AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO%'")) {
+        rs.next();
+        if (rs.getInt(1) > 0) {
+          return;
+        }
+      }
+      assertThat(System.nanoTime()).as("the writer waiting on a lock").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  private static long rowsOf(TestDatabase db, String malo) throws SQLException {
+    return Fixtures.scalar(
+        db,
+        "SELECT count(*) FROM " + SCHEMA + "." + TABLE.name() + " WHERE malo_id = '" + malo + "'");
+  }
+}
