@@ -28,7 +28,7 @@ public record Profile(
     long seed) {
 
   /** Under five minutes on two shared cores. */
-  public static final Profile QUICK = new Profile("quick", 250, 5_000, 40, 5, 150, 3, 20261130L);
+  public static final Profile QUICK = new Profile("quick", 100, 1_000, 10, 2, 60, 3, 20261130L);
 
   /** The sizes of issue #9. */
   public static final Profile FULL =

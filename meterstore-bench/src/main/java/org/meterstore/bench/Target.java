@@ -1,7 +1,5 @@
 package org.meterstore.bench;
 
-import java.util.Locale;
-
 /**
  * A benchmark's target from issue #9: a bound on the ratio MeterStore / baseline or on MeterStore's
  * own value.
@@ -54,6 +52,6 @@ public record Target(Subject subject, boolean atLeast, double bound) {
   public String toString() {
     return (subject == Subject.RATIO ? "ratio" : "value")
         + (atLeast ? " >= " : " <= ")
-        + ResultsWriter.number(bound).toLowerCase(Locale.ROOT);
+        + java.math.BigDecimal.valueOf(bound).stripTrailingZeros().toPlainString();
   }
 }
