@@ -50,7 +50,7 @@ final class LatencyBench {
     Phase plain = busy(d, data, SETTLED.plusDays(5), meters, DetachMode.PLAIN);
     Phase concurrent = busy(d, data, SETTLED.plusDays(6), meters, DetachMode.CONCURRENTLY);
     String dataset =
-        meters + " batches of 96 readings per phase, one connection, 2 settled windows due";
+        meters + " batches of 96 readings per phase, one connection, 3 settled windows due";
     double idleP50 = Timing.percentile(idle, 50) * 1000;
     double idleP99 = Timing.percentile(idle, 99) * 1000;
     List<Result> results = new ArrayList<>();
