@@ -1,0 +1,111 @@
+package org.meterstore.bench;
+
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.StoredRow;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.write.WriteResult;
+
+/**
+ * Benchmark 1, hot ingest: {@code HotStore.write} of one 96-reading batch (one meter-day, one
+ * transaction) at a time, against raw {@code COPY} of the same batches into an identical
+ * partitioned table (same columns, primary key and CHECKs, daily partitions) without the GiST
+ * exclusion constraints. Each side writes a warm-up day, then the measured day. Both sides build
+ * their rows with the api inside the timed loop.
+ */
+final class IngestBench {
+  static final TableDefinition TABLE = TableDefinition.interval("ingest");
+  private static final LocalDate WARM_UP = LocalDate.of(2026, 3, 2);
+  private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+
+  private IngestBench() {}
+
+  static List<Result> run(Deployment d, Profile p) throws Exception {
+    Dataset data = new Dataset(p.ingestMeters(), WARM_UP, 2, 0, 0, 0, p.seed());
+    d.hot.createTables(List.of(TABLE), NOW);
+    Instant first = MeteringCalendar.dayStart(WARM_UP, Commodity.STROM);
+    Instant end = MeteringCalendar.dayStart(data.endDay(), Commodity.STROM);
+    d.hot.partitions().ensure(TABLE, first, end);
+    createRawTable(d, first, end);
+    String copySql = CopyText.copyIn("raw.ingest", TABLE);
+    List<List<Reading>> warmUp = batches(data, WARM_UP);
+    List<List<Reading>> measured = batches(data, WARM_UP.plusDays(1));
+    write(d, warmUp);
+    copy(d, copySql, warmUp);
+    double readings = measured.size() * 96.0;
+    double writer = readings / Timing.seconds(() -> write(d, measured));
+    double raw = readings / Timing.seconds(() -> copy(d, copySql, measured));
+    String dataset = p.ingestMeters() + " meters x 96 quarter-hours (one day, after a warm-up day)";
+    return List.of(
+        new Result(
+            "1 hot ingest",
+            dataset,
+            "readings/s",
+            writer,
+            "raw COPY, no exclusion constraints",
+            raw,
+            Target.ratioAtLeast(0.5),
+            "one 96-reading batch per transaction on both sides"));
+  }
+
+  private static List<List<Reading>> batches(Dataset data, LocalDate day) {
+    List<List<Reading>> out = new ArrayList<>();
+    for (int m = 0; m < data.meters(); m++) {
+      out.add(data.meterDay(m, day).originals());
+    }
+    return out;
+  }
+
+  private static Object write(Deployment d, List<List<Reading>> batches) {
+    for (List<Reading> batch : batches) {
+      WriteResult result = d.hot.write(TABLE, batch, NOW);
+      if (result.stored() != batch.size()) {
+        throw new IllegalStateException("expected every reading stored: " + result);
+      }
+    }
+    return null;
+  }
+
+  private static Object copy(Deployment d, String sql, List<List<Reading>> batches)
+      throws Exception {
+    StringBuilder text = new StringBuilder(96 * 200);
+    for (List<Reading> batch : batches) {
+      for (Reading r : batch) {
+        CopyText.append(text, StoredRow.of(TABLE, StoredReading.accept(r, NOW)));
+      }
+      CopyText.send(d.raw, sql, text);
+    }
+    return null;
+  }
+
+  /** The same parent as MeterStore's (LIKE … INCLUDING ALL), plain daily partitions. */
+  private static void createRawTable(Deployment d, Instant first, Instant end) throws Exception {
+    try (Statement s = d.raw.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS raw");
+      s.execute(
+          "CREATE TABLE raw.ingest (LIKE \""
+              + d.hot.schema()
+              + "\".ingest INCLUDING ALL) PARTITION BY RANGE (\"from\")");
+      Instant dayStart =
+          first.minus(Duration.ofHours(first.atZone(java.time.ZoneOffset.UTC).getHour()));
+      for (Instant day = dayStart; day.isBefore(end); day = day.plus(Duration.ofDays(1))) {
+        s.execute(
+            "CREATE TABLE raw.ingest_"
+                + day.getEpochSecond()
+                + " PARTITION OF raw.ingest FOR VALUES FROM ('"
+                + day
+                + "') TO ('"
+                + day.plus(Duration.ofDays(1))
+                + "')");
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package org.meterstore.bench;
+
+import java.util.Locale;
+
+/**
+ * The sizes of one run. {@code quick} stays under five minutes on two shared cores; {@code full} is
+ * the scale issue #9 names (1,000 meters for ingest, ~5 M rows per archival window, a year of 1,000
+ * market locations for the aggregate).
+ *
+ * @param name {@code quick} or {@code full}
+ * @param ingestMeters meters whose 96-reading day batches the ingest benchmark writes
+ * @param archivalMeters meters of the one archival window (about 80 rows each with gas and
+ *     corrections)
+ * @param yearMeters market locations of the year-long data set
+ * @param hotMeters of those, the ones with a month in the hot tier
+ * @param latencyBatches batches timed per latency phase
+ * @param queryRuns timed repetitions per query (the median is reported), after one warm-up
+ * @param seed the data set seed
+ */
+public record Profile(
+    String name,
+    int ingestMeters,
+    int archivalMeters,
+    int yearMeters,
+    int hotMeters,
+    int latencyBatches,
+    int queryRuns,
+    long seed) {
+
+  /** Under five minutes on two shared cores. */
+  public static final Profile QUICK = new Profile("quick", 100, 1_000, 10, 2, 60, 3, 20261130L);
+
+  /** The sizes of issue #9. */
+  public static final Profile FULL =
+      new Profile("full", 1_000, 55_000, 1_000, 25, 1_000, 5, 20261130L);
+
+  /** The profile named {@code name}. */
+  public static Profile named(String name) {
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "quick" -> QUICK;
+      case "full" -> FULL;
+      default -> throw new IllegalArgumentException("Invalid profile: " + name + " (quick|full)");
+    };
+  }
+}

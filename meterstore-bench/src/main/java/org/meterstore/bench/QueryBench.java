@@ -1,0 +1,354 @@
+package org.meterstore.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.ArchiveRequest;
+
+/**
+ * Benchmarks 3, 4 and 5 over one year of readings: {@code yearMeters} market locations from 1 Jan
+ * 2025 (both DST days inside), the settled history up to W = 1 Dec 2025 in Iceberg (committed with
+ * {@code ColdTable.archive}, one commit), December in the hot tier for the first {@code hotMeters}
+ * locations (written with {@code HotStore.write}, corrections and redeliveries included). The
+ * PostgreSQL baseline holds the same rows (every version) in one table with one B-tree index in the
+ * order version resolution needs; DuckDB reads the Iceberg data files with {@code read_parquet}.
+ * Each side answers the version-resolved question (the highest version per reading wins), so the
+ * answers can be compared.
+ */
+final class QueryBench {
+  static final TableDefinition TABLE = TableDefinition.interval("lastgang");
+  private static final LocalDate FIRST_DAY = LocalDate.of(2025, 1, 1);
+  private static final Instant COLD_FROM = Instant.parse("2024-12-31T00:00:00Z");
+  private static final Instant W = Instant.parse("2025-12-01T00:00:00Z");
+  private static final Instant END = Instant.parse("2026-01-02T00:00:00Z");
+  private static final Instant MONTH_END = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Instant NOW = Instant.parse("2026-01-05T00:00:00Z");
+
+  private static final String RESOLVED =
+      "row_number() OVER (PARTITION BY malo_id, obis_code, \"from\", version_scope"
+          + " ORDER BY version DESC, recorded_at DESC)";
+
+  private QueryBench() {}
+
+  static List<Result> run(Deployment d, Profile p) throws Exception {
+    Dataset data = new Dataset(p.yearMeters(), FIRST_DAY, 365, 5, 0.03, 0.01, p.seed());
+    d.hot.createTables(List.of(TABLE), NOW);
+    double coldSeconds =
+        Timing.seconds(
+            () ->
+                d.cold
+                    .table(TABLE)
+                    .archive(
+                        new ArchiveRequest(COLD_FROM, W, NOW, 1),
+                        data.rows(TABLE, NOW, COLD_FROM, W)));
+    long hotRows = writeHotMonth(d, data, p.hotMeters());
+    long plainRows = loadPlain(d, data, p.hotMeters());
+    List<String> files = dataFiles(d.cold.table(TABLE).icebergTable());
+    long coldRows = coldRecordCount(d.cold.table(TABLE).icebergTable());
+    String sizes =
+        String.format(
+            Locale.ROOT,
+            "%,d locations x 2025 (15-min, 1/5 gas hourly, 3%% corrections): %,d cold rows"
+                + " (%d files, committed in %.0f s), %,d hot rows (December, %d locations)",
+            p.yearMeters(),
+            coldRows,
+            files.size(),
+            coldSeconds,
+            hotRows,
+            p.hotMeters());
+    System.out.println("query data set: " + sizes + "; plain PostgreSQL " + plainRows + " rows");
+    List<Result> results = new ArrayList<>();
+    results.add(storage(d, files, coldRows, plainRows, sizes));
+    results.addAll(aggregate(d, p, files, sizes));
+    results.add(series(d, p, sizes));
+    return results;
+  }
+
+  /**
+   * December, from W on, for the first {@code hotMeters} meters: originals, redeliveries, fixes.
+   */
+  private static long writeHotMonth(Deployment d, Dataset data, int hotMeters) {
+    long rows = 0;
+    for (LocalDate day = LocalDate.of(2025, 11, 30);
+        day.isBefore(data.endDay());
+        day = day.plusDays(1)) {
+      for (int m = 0; m < hotMeters; m++) {
+        Dataset.MeterDay md = data.meterDay(m, day);
+        List<Reading> originals = atOrAfterW(md.originals());
+        List<Reading> corrections = atOrAfterW(md.corrections());
+        if (!originals.isEmpty()) {
+          rows += d.hot.write(TABLE, originals, NOW).stored();
+          if (md.redelivered()) {
+            d.hot.write(TABLE, originals, NOW);
+          }
+        }
+        if (!corrections.isEmpty()) {
+          rows += d.hot.write(TABLE, corrections, NOW).stored();
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static List<Reading> atOrAfterW(List<Reading> readings) {
+    return readings.stream().filter(r -> !r.from().isBefore(W)).toList();
+  }
+
+  /** plain.readings: every row of both tiers, one B-tree index (built after the load), analysed. */
+  private static long loadPlain(Deployment d, Dataset data, int hotMeters) throws Exception {
+    try (Statement s = d.raw.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS plain");
+      s.execute(
+          "CREATE TABLE plain.readings (LIKE \""
+              + d.hot.schema()
+              + "\".lastgang INCLUDING DEFAULTS INCLUDING CONSTRAINTS)");
+      String sql = CopyText.copyIn("plain.readings", TABLE);
+      long n = CopyText.copy(d.raw, sql, data.rows(TABLE, NOW, COLD_FROM, W));
+      Dataset hotPart =
+          new Dataset(
+              hotMeters,
+              data.firstDay(),
+              data.days(),
+              data.gasEvery(),
+              data.correctionRate(),
+              data.redeliveryRate(),
+              data.seed());
+      n += CopyText.copy(d.raw, sql, hotPart.rows(TABLE, NOW, W, END));
+      s.execute(
+          "CREATE INDEX readings_resolution ON plain.readings"
+              + " (malo_id, obis_code, \"from\", version_scope, version DESC, recorded_at DESC)");
+      s.execute("VACUUM ANALYZE plain.readings");
+      return n;
+    }
+  }
+
+  private static List<String> dataFiles(Table table) throws Exception {
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        files.add(t.file().location().replaceFirst("^file:", ""));
+      }
+    }
+    return files;
+  }
+
+  private static long coldRecordCount(Table table) throws Exception {
+    long n = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        n += t.file().recordCount();
+      }
+    }
+    return n;
+  }
+
+  /** Benchmark 3: Iceberg data-file bytes per reading vs the PostgreSQL table with its index. */
+  private static Result storage(
+      Deployment d, List<String> files, long coldRows, long plainRows, String sizes)
+      throws Exception {
+    long icebergBytes = 0;
+    for (String f : files) {
+      icebergBytes += java.nio.file.Files.size(java.nio.file.Path.of(f));
+    }
+    long pgBytes;
+    try (Statement s = d.raw.createStatement();
+        ResultSet rs = s.executeQuery("SELECT pg_total_relation_size('plain.readings')")) {
+      rs.next();
+      pgBytes = rs.getLong(1);
+    }
+    return new Result(
+        "3 storage",
+        sizes,
+        "bytes/reading",
+        (double) icebergBytes / coldRows,
+        "PostgreSQL table + index (pg_total_relation_size)",
+        (double) pgBytes / plainRows,
+        Target.ratioAtMost(0.01),
+        String.format(
+            Locale.ROOT,
+            "Iceberg %,d bytes / %,d rows; PostgreSQL %,d bytes / %,d rows",
+            icebergBytes,
+            coldRows,
+            pgBytes,
+            plainRows));
+  }
+
+  private static final String AGG_MS =
+      "SELECT malo_id, EXTRACT(YEAR FROM balancing_day) AS y, EXTRACT(MONTH FROM balancing_day)"
+          + " AS m, SUM(\"value\") AS total, COUNT(*) AS n FROM lastgang WHERE \"from\" >="
+          + " TIMESTAMP '2024-12-31 00:00:00' AND \"from\" < TIMESTAMP '2026-01-02 00:00:00'"
+          + " GROUP BY malo_id, EXTRACT(YEAR FROM balancing_day), EXTRACT(MONTH FROM"
+          + " balancing_day)";
+
+  private static String aggResolved(String source, String lo, String hi) {
+    return "SELECT malo_id, EXTRACT(YEAR FROM balancing_day) AS y, EXTRACT(MONTH FROM"
+        + " balancing_day) AS m, SUM(\"value\") AS total, COUNT(*) AS n FROM (SELECT malo_id,"
+        + " balancing_day, \"value\", "
+        + RESOLVED
+        + " AS rn FROM "
+        + source
+        + " WHERE \"from\" >= "
+        + lo
+        + " AND \"from\" < "
+        + hi
+        + ") r WHERE rn = 1 GROUP BY 1, 2, 3";
+  }
+
+  /** Benchmark 4: the monthly aggregate per location over the year. */
+  private static List<Result> aggregate(Deployment d, Profile p, List<String> files, String sizes)
+      throws Exception {
+    String pgSql =
+        aggResolved(
+            "plain.readings",
+            "TIMESTAMPTZ '2024-12-31 00:00:00+00'",
+            "TIMESTAMPTZ '2026-01-02 00:00:00+00'");
+    String fileList =
+        "["
+            + String.join(", ", files.stream().map(f -> "'" + f.replace("'", "''") + "'").toList())
+            + "]";
+    String duckSql =
+        aggResolved(
+            "read_parquet(" + fileList + ")",
+            "TIMESTAMPTZ '2024-12-31 00:00:00+00'",
+            "TIMESTAMPTZ '2026-01-02 00:00:00+00'");
+    Answer ms = new Answer();
+    Answer pg = new Answer();
+    Answer duck = new Answer();
+    double msSeconds;
+    try (Connection c = QueryEntry.connect(d, List.of(TABLE), NOW)) {
+      msSeconds = Timing.medianSeconds(1, p.queryRuns(), () -> ms.read(c, AGG_MS));
+    }
+    double pgSeconds;
+    try (Connection c = d.connect()) {
+      try (Statement s = c.createStatement()) {
+        s.execute("SET TimeZone = 'UTC'");
+      }
+      pgSeconds = Timing.medianSeconds(1, p.queryRuns(), () -> pg.read(c, pgSql));
+    }
+    double duckSeconds;
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:")) {
+      try (Statement s = c.createStatement()) {
+        s.execute("SET TimeZone = 'UTC'");
+      }
+      duckSeconds = Timing.medianSeconds(1, p.queryRuns(), () -> duck.read(c, duckSql));
+    }
+    String note =
+        "MeterStore "
+            + ms
+            + "; PostgreSQL "
+            + pg
+            + (ms.agrees(pg) ? " (answers agree)" : " (ANSWERS DIFFER)")
+            + "; median of "
+            + p.queryRuns()
+            + " after 1 warm-up";
+    return List.of(
+        new Result(
+            "4 year aggregate vs PostgreSQL",
+            sizes,
+            "seconds (median)",
+            msSeconds,
+            "PostgreSQL, one indexed table, same rows",
+            pgSeconds,
+            Target.ratioAtMost(0.5),
+            note),
+        new Result(
+            "4 year aggregate vs DuckDB",
+            sizes,
+            "seconds (median)",
+            msSeconds,
+            "DuckDB read_parquet over the Iceberg data files",
+            duckSeconds,
+            Target.ratioAtMost(3),
+            "DuckDB "
+                + duck
+                + " (cold files only: it does not see the hot month); MeterStore "
+                + ms));
+  }
+
+  /** Benchmark 5: one location's 15-minute series for December (hot window). */
+  private static Result series(Deployment d, Profile p, String sizes) throws Exception {
+    String malo = Dataset.malo(0);
+    String msSql =
+        "SELECT \"from\", \"value\" FROM lastgang WHERE malo_id = '"
+            + malo
+            + "' AND \"from\" >= TIMESTAMP '2025-12-01 00:00:00' AND \"from\" <"
+            + " TIMESTAMP '2026-01-01 00:00:00' ORDER BY \"from\"";
+    String pgSql =
+        "SELECT \"from\", \"value\" FROM (SELECT \"from\", \"value\", "
+            + RESOLVED
+            + " AS rn FROM plain.readings WHERE malo_id = '"
+            + malo
+            + "' AND \"from\" >= TIMESTAMPTZ '"
+            + W
+            + "' AND \"from\" < TIMESTAMPTZ '"
+            + MONTH_END
+            + "') r WHERE rn = 1 ORDER BY \"from\"";
+    Answer ms = new Answer();
+    Answer pg = new Answer();
+    int runs = Math.max(10, p.queryRuns() * 4);
+    double msSeconds;
+    try (Connection c = QueryEntry.connect(d, List.of(TABLE), NOW)) {
+      msSeconds = Timing.medianSeconds(3, runs, () -> ms.read(c, msSql));
+    }
+    double pgSeconds;
+    try (Connection c = d.connect()) {
+      pgSeconds = Timing.medianSeconds(3, runs, () -> pg.read(c, pgSql));
+    }
+    return new Result(
+        "5 month series, hot window",
+        "location " + malo + ", December 2025 (" + ms.rows + " readings); " + sizes,
+        "seconds (median)",
+        msSeconds,
+        "PostgreSQL, one indexed table, same rows",
+        pgSeconds,
+        Target.ratioAtMost(1.5),
+        "median of "
+            + runs
+            + " after 3 warm-ups; "
+            + (ms.rows == pg.rows ? "row counts agree" : "ROW COUNTS DIFFER " + pg.rows));
+  }
+
+  /** The size and a checksum of the last answer read (to compare engines). */
+  private static final class Answer {
+    long rows;
+    double sum;
+
+    Object read(Connection c, String sql) throws Exception {
+      long n = 0;
+      double total = 0;
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery(sql)) {
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          n++;
+          if (columns >= 4) {
+            total += rs.getDouble(4);
+          }
+        }
+      }
+      rows = n;
+      sum = total;
+      return null;
+    }
+
+    boolean agrees(Answer other) {
+      return rows == other.rows && Math.abs(sum - other.sum) < 1e-3 * Math.max(1, sum);
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%,d groups, sum %.3f", rows, sum);
+    }
+  }
+}
