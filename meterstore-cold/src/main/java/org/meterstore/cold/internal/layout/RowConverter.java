@@ -20,7 +20,7 @@ import org.meterstore.api.table.TableDefinition;
  * by name. A configured column the table lacks is not written and a table column the configuration
  * lacks is written null: the drift check has accepted exactly those differences before a write
  * (nullable columns only). Timestamps become {@code OffsetDateTime} in UTC and decimals take the
- * column's scale exactly.
+ * column's scale exactly. Not thread-safe.
  */
 public final class RowConverter {
   private final String tableName;
@@ -28,6 +28,11 @@ public final class RowConverter {
   private final List<Types.NestedField> fields;
   private final int[] sourceIndex;
   private final String[] configured;
+  private final GenericRecord template;
+  // The last value converted per field and what it became: consecutive rows share most values
+  // (often as the same object), which then convert once. Not thread-safe, like toRecord.
+  private final Object[] lastIn;
+  private final Object[] lastOut;
 
   /** A converter between {@code table}'s rows and records of {@code schema}. */
   public RowConverter(TableDefinition table, Schema schema) {
@@ -37,6 +42,9 @@ public final class RowConverter {
     List<String> names = table.columns().stream().map(ColumnSpec::name).toList();
     this.configured = names.toArray(new String[0]);
     this.sourceIndex = new int[fields.size()];
+    this.template = GenericRecord.create(schema);
+    this.lastIn = new Object[fields.size()];
+    this.lastOut = new Object[fields.size()];
     for (int i = 0; i < fields.size(); i++) {
       sourceIndex[i] = names.indexOf(fields.get(i).name());
     }
@@ -58,15 +66,22 @@ public final class RowConverter {
       throw MeterStoreException.invalid(
           "row", row.length + " values", "table " + tableName + " has " + configured.length);
     }
-    GenericRecord record = GenericRecord.create(schema);
+    GenericRecord record = template.copy();
     for (int i = 0; i < fields.size(); i++) {
-      Types.NestedField field = fields.get(i);
       Object value = sourceIndex[i] < 0 ? null : row[sourceIndex[i]];
-      if (value == null && field.isRequired()) {
-        throw MeterStoreException.invalid(
-            field.name(), null, "required in cold table " + tableName);
+      if (value == null) {
+        if (fields.get(i).isRequired()) {
+          throw MeterStoreException.invalid(
+              fields.get(i).name(), null, "required in cold table " + tableName);
+        }
+      } else if (value == lastIn[i]) {
+        record.set(i, lastOut[i]);
+      } else {
+        Object converted = toIceberg(fields.get(i), value);
+        lastIn[i] = value;
+        lastOut[i] = converted;
+        record.set(i, converted);
       }
-      record.set(i, value == null ? null : toIceberg(field, value));
     }
     return record;
   }

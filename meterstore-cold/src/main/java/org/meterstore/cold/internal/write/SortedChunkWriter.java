@@ -3,12 +3,18 @@ package org.meterstore.cold.internal.write;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -43,6 +49,9 @@ public final class SortedChunkWriter {
   private final TableDefinition definition;
   private final int chunkRows;
   private final long targetFileSizeBytes;
+  private final int maloPosition;
+  private final int fromPosition;
+  private final int[] identityPositions;
 
   /** A writer into {@code table}'s current schema and spec. */
   public SortedChunkWriter(
@@ -51,6 +60,12 @@ public final class SortedChunkWriter {
     this.definition = definition;
     this.chunkRows = chunkRows;
     this.targetFileSizeBytes = targetFileSizeBytes;
+    List<String> names =
+        table.schema().columns().stream().map(f -> f.name()).collect(Collectors.toList());
+    this.maloPosition = names.indexOf(StandardColumn.MALO_ID.columnName());
+    this.fromPosition = names.indexOf(StandardColumn.FROM.columnName());
+    this.identityPositions =
+        definition.identityColumns().stream().mapToInt(c -> names.indexOf(c.name())).toArray();
   }
 
   /** The files written and the digest of the rows written. */
@@ -76,18 +91,19 @@ public final class SortedChunkWriter {
             .build();
     List<DataFile> written = new ArrayList<>();
     try {
-      List<Keyed> chunk = new ArrayList<>();
+      List<Keyed> chunk = new ArrayList<>(Math.min(chunkRows, 1 << 20));
+      Partitioner partitioner = new Partitioner();
       while (rows.hasNext()) {
         Object[] row = rows.next();
         check.accept(row);
         digest.add(row);
-        chunk.add(keyed(converter.toRecord(row)));
+        chunk.add(partitioner.keyed(converter.toRecord(row)));
         if (chunk.size() >= chunkRows) {
-          flush(chunk, factory, files, written);
+          flush(chunk, partitioner, factory, files, written);
           chunk.clear();
         }
       }
-      flush(chunk, factory, files, written);
+      flush(chunk, partitioner, factory, files, written);
       return new Written(List.copyOf(written), digest.digest());
     } catch (RuntimeException e) {
       deleteQuietly(table.io(), written);
@@ -106,36 +122,116 @@ public final class SortedChunkWriter {
     }
   }
 
-  private record Keyed(
-      Record record, PartitionKey partition, String path, String malo, OffsetDateTime from) {}
+  /**
+   * One record with its sort key: the rank of its partition among the chunk's partitions (by path),
+   * the MaLo id and {@code from} in microseconds.
+   */
+  private record Keyed(Record record, Partition partition, String malo, long from) {}
 
-  private Keyed keyed(Record record) {
-    PartitionKey key = new PartitionKey(table.spec(), table.schema());
-    key.partition(new InternalRecordWrapper(table.schema().asStruct()).wrap(record));
-    return new Keyed(
-        record,
-        key,
-        key.toPath(),
-        (String) record.getField(StandardColumn.MALO_ID.columnName()),
-        (OffsetDateTime) record.getField(StandardColumn.FROM.columnName()));
+  /** A partition of the chunk: computed once per run of rows that share it. */
+  private static final class Partition {
+    final PartitionKey key;
+    final String path;
+    int rank;
+
+    Partition(PartitionKey key) {
+      this.key = key;
+      this.path = key.toPath();
+    }
+  }
+
+  private static final Comparator<Keyed> ORDER =
+      (a, b) -> {
+        if (a.partition() != b.partition()) {
+          int c = Integer.compare(a.partition().rank, b.partition().rank);
+          if (c != 0) {
+            return c;
+          }
+        }
+        if (a.malo() != b.malo()) {
+          int c = a.malo().compareTo(b.malo());
+          if (c != 0) {
+            return c;
+          }
+        }
+        return Long.compare(a.from(), b.from());
+      };
+
+  /**
+   * Computes records' partitions, reusing one key and one wrapper. The spec is {@code
+   * identity(<identity columns>)…, month(from)}, so a row whose {@code from} lies in the previous
+   * row's month and whose identity values equal the previous row's has the previous row's
+   * partition: the common case (a window lies in one month), which then costs two comparisons
+   * instead of the transforms and a key.
+   */
+  private final class Partitioner {
+    private final PartitionKey scratch = new PartitionKey(table.spec(), table.schema());
+    private final InternalRecordWrapper wrapper =
+        new InternalRecordWrapper(table.schema().asStruct());
+    private final Map<PartitionKey, Partition> seen = new HashMap<>();
+    private Partition last;
+    private final Object[] lastIdentity = new Object[identityPositions.length];
+    private long monthStart;
+    private long monthEnd;
+
+    Keyed keyed(Record record) {
+      OffsetDateTime from = (OffsetDateTime) record.get(fromPosition);
+      long micros = from.toEpochSecond() * 1_000_000L + from.getNano() / 1_000;
+      if (last == null || micros < monthStart || micros >= monthEnd || !sameIdentity(record)) {
+        scratch.partition(wrapper.wrap(record));
+        last = seen.computeIfAbsent(scratch.copy(), Partition::new);
+        OffsetDateTime start =
+            from.withOffsetSameInstant(ZoneOffset.UTC)
+                .truncatedTo(ChronoUnit.DAYS)
+                .withDayOfMonth(1);
+        monthStart = start.toEpochSecond() * 1_000_000L;
+        monthEnd = start.plusMonths(1).toEpochSecond() * 1_000_000L;
+        for (int i = 0; i < identityPositions.length; i++) {
+          lastIdentity[i] = record.get(identityPositions[i]);
+        }
+      }
+      return new Keyed(record, last, (String) record.get(maloPosition), micros);
+    }
+
+    private boolean sameIdentity(Record record) {
+      for (int i = 0; i < identityPositions.length; i++) {
+        if (!Objects.equals(lastIdentity[i], record.get(identityPositions[i]))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Ranks the partitions seen by path, for the sort, and forgets them. */
+    List<Partition> rankAndReset() {
+      List<Partition> partitions = new ArrayList<>(seen.values());
+      partitions.sort(Comparator.comparing(p -> p.path));
+      for (int i = 0; i < partitions.size(); i++) {
+        partitions.get(i).rank = i;
+      }
+      seen.clear();
+      last = null;
+      return partitions;
+    }
   }
 
   private void flush(
       List<Keyed> chunk,
+      Partitioner partitioner,
       GenericFileWriterFactory factory,
       OutputFileFactory files,
       List<DataFile> written) {
     if (chunk.isEmpty()) {
       return;
     }
-    chunk.sort(
-        Comparator.comparing(Keyed::path).thenComparing(Keyed::malo).thenComparing(Keyed::from));
+    partitioner.rankAndReset();
+    chunk.sort(ORDER);
     PartitionSpec spec = table.spec();
     PartitioningWriter<Record, DataWriteResult> writer =
         new ClusteredDataWriter<>(factory, files, table.io(), targetFileSizeBytes);
     try {
       for (Keyed k : chunk) {
-        writer.write(k.record(), spec, k.partition());
+        writer.write(k.record(), spec, k.partition().key);
       }
     } finally {
       try {
