@@ -2,6 +2,7 @@ package org.meterstore.cold.internal.write;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -19,10 +20,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.ClusteredDataWriter;
 import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FileIO;
@@ -31,6 +30,7 @@ import org.apache.iceberg.io.PartitioningWriter;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.internal.layout.InternalRow;
 import org.meterstore.cold.internal.layout.RowConverter;
 
 /**
@@ -83,12 +83,7 @@ public final class SortedChunkWriter {
             .format(FileFormat.PARQUET)
             .operationId(UUID.randomUUID().toString())
             .build();
-    GenericFileWriterFactory factory =
-        new GenericFileWriterFactory.Builder(table)
-            .dataFileFormat(FileFormat.PARQUET)
-            .dataSchema(table.schema())
-            .dataSortOrder(table.sortOrder())
-            .build();
+    InternalParquetWriterFactory factory = new InternalParquetWriterFactory(table);
     List<DataFile> written = new ArrayList<>();
     try {
       List<Keyed> chunk = new ArrayList<>(Math.min(chunkRows, 1 << 20));
@@ -97,7 +92,7 @@ public final class SortedChunkWriter {
         Object[] row = rows.next();
         check.accept(row);
         digest.add(row);
-        chunk.add(partitioner.keyed(converter.toRecord(row)));
+        chunk.add(partitioner.keyed(converter.toInternal(row)));
         if (chunk.size() >= chunkRows) {
           flush(chunk, partitioner, factory, files, written);
           chunk.clear();
@@ -126,7 +121,7 @@ public final class SortedChunkWriter {
    * One record with its sort key: the rank of its partition among the chunk's partitions (by path),
    * the MaLo id and {@code from} in microseconds.
    */
-  private record Keyed(Record record, Partition partition, String malo, long from) {}
+  private record Keyed(InternalRow record, Partition partition, String malo, long from) {}
 
   /** A partition of the chunk: computed once per run of rows that share it. */
   private static final class Partition {
@@ -166,22 +161,19 @@ public final class SortedChunkWriter {
    */
   private final class Partitioner {
     private final PartitionKey scratch = new PartitionKey(table.spec(), table.schema());
-    private final InternalRecordWrapper wrapper =
-        new InternalRecordWrapper(table.schema().asStruct());
     private final Map<PartitionKey, Partition> seen = new HashMap<>();
     private Partition last;
     private final Object[] lastIdentity = new Object[identityPositions.length];
     private long monthStart;
     private long monthEnd;
 
-    Keyed keyed(Record record) {
-      OffsetDateTime from = (OffsetDateTime) record.get(fromPosition);
-      long micros = from.toEpochSecond() * 1_000_000L + from.getNano() / 1_000;
+    Keyed keyed(InternalRow record) {
+      long micros = (Long) record.get(fromPosition);
       if (last == null || micros < monthStart || micros >= monthEnd || !sameIdentity(record)) {
-        scratch.partition(wrapper.wrap(record));
+        scratch.partition(record);
         last = seen.computeIfAbsent(scratch.copy(), Partition::new);
         OffsetDateTime start =
-            from.withOffsetSameInstant(ZoneOffset.UTC)
+            OffsetDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC)
                 .truncatedTo(ChronoUnit.DAYS)
                 .withDayOfMonth(1);
         monthStart = start.toEpochSecond() * 1_000_000L;
@@ -193,7 +185,7 @@ public final class SortedChunkWriter {
       return new Keyed(record, last, (String) record.get(maloPosition), micros);
     }
 
-    private boolean sameIdentity(Record record) {
+    private boolean sameIdentity(InternalRow record) {
       for (int i = 0; i < identityPositions.length; i++) {
         if (!Objects.equals(lastIdentity[i], record.get(identityPositions[i]))) {
           return false;
@@ -218,7 +210,7 @@ public final class SortedChunkWriter {
   private void flush(
       List<Keyed> chunk,
       Partitioner partitioner,
-      GenericFileWriterFactory factory,
+      InternalParquetWriterFactory factory,
       OutputFileFactory files,
       List<DataFile> written) {
     if (chunk.isEmpty()) {
@@ -227,7 +219,7 @@ public final class SortedChunkWriter {
     partitioner.rankAndReset();
     chunk.sort(ORDER);
     PartitionSpec spec = table.spec();
-    PartitioningWriter<Record, DataWriteResult> writer =
+    PartitioningWriter<StructLike, DataWriteResult> writer =
         new ClusteredDataWriter<>(factory, files, table.io(), targetFileSizeBytes);
     try {
       for (Keyed k : chunk) {
