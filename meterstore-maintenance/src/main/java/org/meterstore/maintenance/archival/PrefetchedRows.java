@@ -138,7 +138,11 @@ final class PrefetchedRows implements Iterable<Object[]>, AutoCloseable {
       } catch (Throwable t) { // every failure goes to the consumer, which rethrows it
         if (!stopped) {
           queue.clear();
-          put(new Failure(t));
+          try {
+            put(new Failure(t));
+          } catch (Stopped e) {
+            // the consumer is gone
+          }
         }
       }
     }
