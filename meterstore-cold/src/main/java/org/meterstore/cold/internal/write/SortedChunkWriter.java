@@ -13,13 +13,16 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.ClusteredDataWriter;
@@ -27,6 +30,7 @@ import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.PartitioningWriter;
+import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ContentDigest;
@@ -43,6 +47,11 @@ import org.meterstore.cold.internal.layout.RowConverter;
  * default chunk of 100 000 rows and daily windows of a few million rows that means a few dozen
  * files per window; compaction (out of band) can merge them. A failure deletes every file this call
  * wrote.
+ *
+ * <p>Rows are buffered and written in Iceberg's internal representation ({@link
+ * RowConverter#toInternal}: microseconds, days) through {@link InternalParquetWriterFactory}, and
+ * each buffered row carries a primitive sort key; the partition key is computed once per run of
+ * rows that share it.
  */
 public final class SortedChunkWriter {
   private final Table table;
@@ -52,6 +61,7 @@ public final class SortedChunkWriter {
   private final int maloPosition;
   private final int fromPosition;
   private final int[] identityPositions;
+  private final boolean monthly;
 
   /** A writer into {@code table}'s current schema and spec. */
   public SortedChunkWriter(
@@ -66,6 +76,31 @@ public final class SortedChunkWriter {
     this.fromPosition = names.indexOf(StandardColumn.FROM.columnName());
     this.identityPositions =
         definition.identityColumns().stream().mapToInt(c -> names.indexOf(c.name())).toArray();
+    this.monthly = monthly(table, definition);
+  }
+
+  /**
+   * Whether {@code table}'s current spec partitions by nothing but identity columns of {@code
+   * definition} and {@code month(from)}: then rows of one UTC month with equal identity values
+   * share a partition. (The layout check refuses other specs when a table is opened; this guards
+   * against one evolved since.)
+   */
+  public static boolean monthly(Table table, TableDefinition definition) {
+    Schema schema = table.schema();
+    Set<String> identity =
+        definition.identityColumns().stream().map(ExtraColumn::name).collect(Collectors.toSet());
+    for (PartitionField field : table.spec().fields()) {
+      String source = schema.findColumnName(field.sourceId());
+      boolean known =
+          field.transform().isIdentity()
+              ? identity.contains(source)
+              : StandardColumn.FROM.columnName().equals(source)
+                  && "month".equals(field.transform().toString());
+      if (!known) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The files written and the digest of the rows written. */
@@ -153,11 +188,11 @@ public final class SortedChunkWriter {
       };
 
   /**
-   * Computes records' partitions, reusing one key and one wrapper. The spec is {@code
-   * identity(<identity columns>)…, month(from)}, so a row whose {@code from} lies in the previous
-   * row's month and whose identity values equal the previous row's has the previous row's
-   * partition: the common case (a window lies in one month), which then costs two comparisons
-   * instead of the transforms and a key.
+   * Computes rows' partitions, reusing one key. When the spec is MeterStore's {@code
+   * identity(<identity columns>)…, month(from)} (see {@link #monthly}), a row whose {@code from}
+   * lies in the previous row's month and whose identity values equal the previous row's has the
+   * previous row's partition: the common case (a window lies in one month), which then costs two
+   * comparisons instead of the transforms and a key. Any other spec computes every row's key.
    */
   private final class Partitioner {
     private final PartitionKey scratch = new PartitionKey(table.spec(), table.schema());
@@ -169,9 +204,15 @@ public final class SortedChunkWriter {
 
     Keyed keyed(InternalRow record) {
       long micros = (Long) record.get(fromPosition);
-      if (last == null || micros < monthStart || micros >= monthEnd || !sameIdentity(record)) {
+      if (last == null
+          || !monthly
+          || micros < monthStart
+          || micros >= monthEnd
+          || !sameIdentity(record)) {
         scratch.partition(record);
-        last = seen.computeIfAbsent(scratch.copy(), Partition::new);
+        if (last == null || !last.key.equals(scratch)) {
+          last = seen.computeIfAbsent(scratch.copy(), Partition::new);
+        }
         OffsetDateTime start =
             OffsetDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC)
                 .truncatedTo(ChronoUnit.DAYS)
