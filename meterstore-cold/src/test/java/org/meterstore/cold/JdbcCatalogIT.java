@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -44,6 +45,7 @@ import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
 import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.internal.write.SortedChunkWriter;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -174,6 +176,68 @@ class JdbcCatalogIT {
         .containsEntry("write.parquet.bloom-filter-enabled.column.obis_code", "true")
         .containsEntry("commit.retry.num-retries", "0")
         .containsEntry("write.target-file-size-bytes", Long.toString(128L * 1024 * 1024));
+  }
+
+  @Test
+  void rowsAcrossAMonthBoundaryAndTwoTenantsLandInTheirOwnPartitions() throws IOException {
+    TableDefinition def =
+        TableDefinition.interval("mandanten")
+            .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
+    ColdTable table = store.table(def);
+    Instant from = Instant.parse("2026-01-31T00:00:00Z");
+    Instant to = Instant.parse("2026-02-02T00:00:00Z");
+    List<Object[]> plain =
+        ColdFixtures.rows(TableDefinition.interval("mandanten"), 4, from, to, 15);
+    int tenant = def.columns().stream().map(c -> c.name()).toList().indexOf("tenant");
+    assertThat(tenant).isEqualTo(plain.get(0).length);
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < plain.size(); i++) {
+      // Meters alternate between tenants, and the rows come newest first: every row changes
+      // partition key against the one before, and the months change half way.
+      Object[] row = Arrays.copyOf(plain.get(i), tenant + 1);
+      row[tenant] = i % 2 == 0 ? "nord" : "sued";
+      rows.add(row);
+    }
+
+    table.archive(new ArchiveRequest(from, to, NOW, 1), rows);
+
+    assertThat(ColdFixtures.canonical(table.read())).isEqualTo(ColdFixtures.canonical(rows));
+    Table iceberg = table.icebergTable();
+    assertThat(SortedChunkWriter.monthly(iceberg, def)).isTrue();
+    List<String> partitions = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = iceberg.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        String fileTenant = task.file().partition().get(0, CharSequence.class).toString();
+        int fileMonth = task.file().partition().get(1, Integer.class);
+        partitions.add(fileTenant + "/" + fileMonth);
+        List<Record> records = readFile(iceberg, task.file().location());
+        assertSorted(records);
+        for (Record r : records) {
+          OffsetDateTime t = (OffsetDateTime) r.getField("from");
+          assertThat(r.getField("tenant")).isEqualTo(fileTenant);
+          assertThat((t.getYear() - 1970) * 12 + t.getMonthValue() - 1).isEqualTo(fileMonth);
+        }
+      }
+    }
+    // Chunks of 100 rows: several files per partition, each holding that partition's rows only.
+    assertThat(partitions).containsOnly("nord/672", "nord/673", "sued/672", "sued/673");
+  }
+
+  @Test
+  void aSpecOtherThanMeterStoresIsNotTakenForMonthly() {
+    TableDefinition def = TableDefinition.interval("daily_spec");
+    Schema schema = TableLayout.schema(def);
+    Table daily =
+        store
+            .catalog()
+            .createTable(
+                store.identifier("daily_spec"),
+                schema,
+                PartitionSpec.builderFor(schema).day("from").build(),
+                Map.of("format-version", "2"));
+    assertThat(SortedChunkWriter.monthly(daily, def)).isFalse();
+    Table monthly = store.table(TableDefinition.interval("monthly_spec")).icebergTable();
+    assertThat(SortedChunkWriter.monthly(monthly, def)).isTrue();
   }
 
   @Test

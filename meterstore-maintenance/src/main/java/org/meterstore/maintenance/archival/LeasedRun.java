@@ -234,18 +234,21 @@ final class LeasedRun {
   private boolean archive(ArchivalWindow window) {
     long started = System.nanoTime();
     String name = window.partition();
-    Iterable<Object[]> source =
-        hot.archival()
-            .rows(
-                table,
-                name,
-                settings.sourceChunkRows(),
-                chunk -> settings.faults().reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name));
-    ArchiveResult result =
-        cold.archive(
-            new ArchiveRequest(window.from(), window.to(), now, lease.epoch()),
-            source,
-            lease::isHeld);
+    ArchiveResult result;
+    // The partition is read on a worker thread while this one writes Parquet; the worker ends
+    // (joined) before this block does, whatever happens.
+    try (PrefetchedRows source =
+        new PrefetchedRows(
+            boundary -> hot.archival().rows(table, name, settings.sourceChunkRows(), boundary),
+            settings.sourceChunkRows(),
+            chunk -> settings.faults().reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name),
+            "meterstore-archival-reader-" + table.name())) {
+      result =
+          cold.archive(
+              new ArchiveRequest(window.from(), window.to(), now, lease.epoch()),
+              source,
+              lease::isHeld);
+    }
     if (!result.committed()) {
       leaseLost = true;
       LOG.warn(

@@ -93,7 +93,7 @@ public final class ArchivalBenchmark {
                   return run.get().rowsArchived();
                 });
         report(made, run.get(), archival, copy);
-        print("of which: the keyset read alone (50,000-row chunks)", read);
+        print("of which: the keyset read alone (binary COPY, 50,000-row chunks)", read);
       }
     }
   }
@@ -258,7 +258,13 @@ public final class ArchivalBenchmark {
   }
 
   /** Wall time and peak heap growth of one side. */
-  private record Measured(long rows, double seconds, long baselineHeap, long peakHeap) {}
+  private record Measured(
+      long rows,
+      double seconds,
+      long baselineHeap,
+      long peakHeap,
+      double loadBefore,
+      double loadAfter) {}
 
   private interface Side {
     long run() throws Exception;
@@ -268,6 +274,7 @@ public final class ArchivalBenchmark {
     System.gc();
     Thread.sleep(200);
     long baseline = heapUsed();
+    double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     AtomicLong peak = new AtomicLong(baseline);
     Thread sampler =
         new Thread(
@@ -288,7 +295,8 @@ public final class ArchivalBenchmark {
     double seconds = (System.nanoTime() - started) / 1e9;
     sampler.interrupt();
     sampler.join();
-    return new Measured(rows, seconds, baseline, peak.get());
+    double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    return new Measured(rows, seconds, baseline, peak.get(), loadBefore, loadAfter);
   }
 
   /**
@@ -309,7 +317,7 @@ public final class ArchivalBenchmark {
   private static void report(long made, ArchivalRun run, Measured archival, Measured copy)
       throws IOException {
     System.out.printf(Locale.ROOT, "window: %,d rows; archival run: %s%n", made, run.status());
-    print("MeterStore archival (keyset, sort chunks, commit, digest)", archival);
+    print("MeterStore archival (keyset COPY, sort chunks, commit, digest)", archival);
     print("COPY TO + one Parquet file (no sort, no commit)", copy);
     System.out.printf(
         Locale.ROOT,
@@ -321,11 +329,14 @@ public final class ArchivalBenchmark {
   private static void print(String what, Measured m) {
     System.out.printf(
         Locale.ROOT,
-        "%-58s %,10.0f rows/s (%,d rows in %.1f s), heap growth peak %,d MiB%n",
+        "%-58s %,10.0f rows/s (%,d rows in %.1f s), heap growth peak %,d MiB,"
+            + " load average %.1f -> %.1f%n",
         what,
         m.rows() / m.seconds(),
         m.rows(),
         m.seconds(),
-        (m.peakHeap() - m.baselineHeap()) >> 20);
+        (m.peakHeap() - m.baselineHeap()) >> 20,
+        m.loadBefore(),
+        m.loadAfter());
   }
 }

@@ -2,6 +2,7 @@ package org.meterstore.cold.internal.layout;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -20,7 +21,7 @@ import org.meterstore.api.table.TableDefinition;
  * by name. A configured column the table lacks is not written and a table column the configuration
  * lacks is written null: the drift check has accepted exactly those differences before a write
  * (nullable columns only). Timestamps become {@code OffsetDateTime} in UTC and decimals take the
- * column's scale exactly.
+ * column's scale exactly. Not thread-safe.
  */
 public final class RowConverter {
   private final String tableName;
@@ -28,6 +29,10 @@ public final class RowConverter {
   private final List<Types.NestedField> fields;
   private final int[] sourceIndex;
   private final String[] configured;
+  private final GenericRecord template;
+  // toInternal's last value per field and what it became.
+  private final Object[] lastIn;
+  private final Object[] lastOut;
 
   /** A converter between {@code table}'s rows and records of {@code schema}. */
   public RowConverter(TableDefinition table, Schema schema) {
@@ -37,6 +42,9 @@ public final class RowConverter {
     List<String> names = table.columns().stream().map(ColumnSpec::name).toList();
     this.configured = names.toArray(new String[0]);
     this.sourceIndex = new int[fields.size()];
+    this.template = GenericRecord.create(schema);
+    this.lastIn = new Object[fields.size()];
+    this.lastOut = new Object[fields.size()];
     for (int i = 0; i < fields.size(); i++) {
       sourceIndex[i] = names.indexOf(fields.get(i).name());
     }
@@ -54,21 +62,82 @@ public final class RowConverter {
    *     does not fit its column
    */
   public Record toRecord(Object[] row) {
+    requireLength(row);
+    GenericRecord record = template.copy();
+    for (int i = 0; i < fields.size(); i++) {
+      Object value = value(row, i);
+      record.set(i, value == null ? null : toIceberg(fields.get(i), value));
+    }
+    return record;
+  }
+
+  /**
+   * The row in Iceberg's internal representation, in the schema's field order: {@code Long}
+   * microseconds for timestamps, {@code Integer} days for dates, decimals at the column's scale,
+   * strings as they are. This is what partition keys and Iceberg's Parquet writer for internal rows
+   * take, without the {@code OffsetDateTime} a {@link Record} needs for each timestamp.
+   *
+   * <p>Consecutive rows share most values, often as the same object (the hot tier's reader reuses
+   * them): a value identical to the previous row's in the same field converts once. So this method
+   * is not thread-safe.
+   *
+   * @throws MeterStoreException as {@link #toRecord}
+   */
+  public InternalRow toInternal(Object[] row) {
+    requireLength(row);
+    Object[] values = new Object[fields.size()];
+    for (int i = 0; i < values.length; i++) {
+      Object value = value(row, i);
+      if (value == null) {
+        continue;
+      }
+      if (value != lastIn[i]) {
+        lastOut[i] = toInternal(fields.get(i), value);
+        lastIn[i] = value;
+      }
+      values[i] = lastOut[i];
+    }
+    return new InternalRow(values);
+  }
+
+  private void requireLength(Object[] row) {
     if (row.length != configured.length) {
       throw MeterStoreException.invalid(
           "row", row.length + " values", "table " + tableName + " has " + configured.length);
     }
-    GenericRecord record = GenericRecord.create(schema);
-    for (int i = 0; i < fields.size(); i++) {
-      Types.NestedField field = fields.get(i);
-      Object value = sourceIndex[i] < 0 ? null : row[sourceIndex[i]];
-      if (value == null && field.isRequired()) {
-        throw MeterStoreException.invalid(
-            field.name(), null, "required in cold table " + tableName);
-      }
-      record.set(i, value == null ? null : toIceberg(field, value));
+  }
+
+  /** The configured value of field {@code i}: null where the configuration lacks the column. */
+  private Object value(Object[] row, int i) {
+    Object value = sourceIndex[i] < 0 ? null : row[sourceIndex[i]];
+    if (value == null && fields.get(i).isRequired()) {
+      throw MeterStoreException.invalid(
+          fields.get(i).name(), null, "required in cold table " + tableName);
     }
-    return record;
+    return value;
+  }
+
+  private Object toInternal(Types.NestedField field, Object value) {
+    Type type = field.type();
+    try {
+      switch (type.typeId()) {
+        case TIMESTAMP:
+          Instant t = (Instant) value;
+          return Math.addExact(
+              Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
+        case DATE:
+          return Math.toIntExact(((LocalDate) value).toEpochDay());
+        case DECIMAL:
+          return ((BigDecimal) value).setScale(((Types.DecimalType) type).scale());
+        case STRING:
+          return (String) value;
+        default:
+          return value;
+      }
+    } catch (ClassCastException | ArithmeticException e) {
+      throw MeterStoreException.invalid(
+          field.name(), value, "does not fit " + type + " in cold table " + tableName);
+    }
   }
 
   private Object toIceberg(Types.NestedField field, Object value) {

@@ -1,0 +1,58 @@
+package org.meterstore.cold.internal.write;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.parquet.InternalWriter;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.parquet.Parquet;
+
+/**
+ * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
+ * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
+ * filters, sizes), metrics configuration and sort order, as Iceberg's generic writer factory would
+ * use them, but without converting each timestamp to and from an {@code OffsetDateTime}. Data files
+ * only: MeterStore writes no delete files.
+ */
+final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
+  private final Table table;
+
+  InternalParquetWriterFactory(Table table) {
+    this.table = table;
+  }
+
+  @Override
+  public DataWriter<StructLike> newDataWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    try {
+      return Parquet.writeData(file)
+          .forTable(table)
+          .createWriterFunc(InternalWriter::createWriter)
+          .withSpec(spec)
+          .withPartition(partition)
+          .withSortOrder(table.sortOrder())
+          .overwrite()
+          .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public EqualityDeleteWriter<StructLike> newEqualityDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    throw new UnsupportedOperationException("MeterStore writes no equality deletes");
+  }
+
+  @Override
+  public PositionDeleteWriter<StructLike> newPositionDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    throw new UnsupportedOperationException("MeterStore writes no position deletes");
+  }
+}
