@@ -21,22 +21,23 @@ public enum StandardColumn {
   SOURCE_KIND(ColumnType.TEXT, true),
   PROVENANCE(ColumnType.TEXT, true);
 
-  private final ColumnType type;
-  private final boolean nullable;
+  private final String columnName;
+  private final ColumnSpec spec;
 
   StandardColumn(ColumnType type, boolean nullable) {
-    this.type = type;
-    this.nullable = nullable;
+    // Computed once: scans and writers ask for names and specs per row.
+    this.columnName = name().toLowerCase(Locale.ROOT);
+    this.spec = new ColumnSpec(columnName, type, nullable);
   }
 
   /** The stored column name, e.g. {@code malo_id}, {@code from}. */
   public String columnName() {
-    return name().toLowerCase(Locale.ROOT);
+    return columnName;
   }
 
   /** The column as both tiers store it. */
   public ColumnSpec spec() {
-    return new ColumnSpec(columnName(), type, nullable);
+    return spec;
   }
 
   /** Whether {@code name} is one of these columns' names. */
