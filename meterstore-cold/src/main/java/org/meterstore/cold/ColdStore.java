@@ -162,6 +162,30 @@ public final class ColdStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Drops {@code tableName}'s cold table from the catalog and deletes its data, manifest and
+   * metadata files (Iceberg's drop with purge). Readers holding the table's old snapshots fail from
+   * then on. Idempotent.
+   *
+   * @return whether the catalog had the table
+   * @throws MeterStoreException {@code STORAGE} when the catalog or the file store fails (run it
+   *     again)
+   */
+  public boolean purgeTable(String tableName) {
+    TableIdentifier id = identifier(tableName);
+    try {
+      if (!catalog.tableExists(id)) {
+        return false;
+      }
+      boolean dropped = catalog.dropTable(id, true);
+      LOG.warn("Purged cold table {} ({}): data and metadata files deleted", tableName, id);
+      return dropped;
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot purge cold table " + tableName + ": " + e, e);
+    }
+  }
+
   /** Closes the catalog MeterStore built; a caller's catalog stays open. */
   @Override
   public void close() {

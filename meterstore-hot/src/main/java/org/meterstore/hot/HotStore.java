@@ -17,6 +17,7 @@ import org.meterstore.hot.internal.archive.SqlArchivalSource;
 import org.meterstore.hot.internal.partition.PartitionManager;
 import org.meterstore.hot.internal.pin.SqlReaderPins;
 import org.meterstore.hot.internal.schema.SchemaInstaller;
+import org.meterstore.hot.internal.schema.TablePurger;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.internal.sql.SqlErrors;
 import org.meterstore.hot.internal.subject.SubjectRegistry;
@@ -176,6 +177,34 @@ public final class HotStore implements AutoCloseable {
    */
   public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
     return writer.write(table, batch, now, floor);
+  }
+
+  /**
+   * The data source this store works through: its own pool when opened from a {@link HotConfig},
+   * else the caller's. For read-only work on the same database (the query layer); the store's
+   * transactions never share a connection with it.
+   */
+  public DataSource dataSource() {
+    return db.dataSource();
+  }
+
+  /**
+   * Destroys table {@code name} in this database: its partitioned parent with every attached
+   * partition, every detached partition of it that archival has not reclaimed, and its registry row
+   * with the leases and reader pins that hang off it. One transaction under {@code
+   * ddl_lock_timeout}: it drops everything or nothing. The caller (the deployment's {@code
+   * purgeTable}) confirms the name and drops the cold table.
+   *
+   * @return the relations dropped, the parent first; empty when the table did not exist
+   * @throws MeterStoreException {@code LOCK_TIMEOUT} when a reader or writer holds a lock the drop
+   *     needs, or archival holds the table's lease (nothing dropped); {@code STORAGE} when the
+   *     database fails
+   */
+  public List<String> purgeTable(String name) {
+    if (name == null || !name.matches("[a-z][a-z0-9_]{0,33}")) {
+      throw MeterStoreException.invalid("table name", name, "a declared table's name");
+    }
+    return new TablePurger(db).purge(name);
   }
 
   /** The schema this store works in. */

@@ -36,7 +36,7 @@ final class Deployment implements AutoCloseable {
   final ColdStore cold;
   final MutableClock clock;
   final List<TableDefinition> tables;
-  final MeterCatalog catalog;
+  final QueryEngine catalog;
 
   Deployment(TestDatabase db, Path warehouse, Instant now, List<TableDefinition> tables) {
     this(db, warehouse, now, tables, OpenTelemetry.noop());
@@ -59,7 +59,7 @@ final class Deployment implements AutoCloseable {
     hot.createTables(tables, now);
     tables.forEach(cold::table);
     this.catalog =
-        MeterCatalog.builder()
+        QueryEngine.builder()
             .tables(tables)
             .hot(hot, dataSource)
             .cold(cold)

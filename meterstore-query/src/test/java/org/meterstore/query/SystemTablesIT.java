@@ -98,8 +98,8 @@ class SystemTablesIT {
       broken.setUser(db.user());
       broken.setPassword(db.password());
       HotStore unreachable = HotStore.open(broken, HotSettings.DEFAULTS, OpenTelemetry.noop());
-      MeterCatalog catalog =
-          MeterCatalog.builder()
+      QueryEngine catalog =
+          QueryEngine.builder()
               .tables(List.of(def))
               .hot(unreachable, broken)
               .cold(d.cold)

@@ -1,7 +1,7 @@
 package org.meterstore.query.jdbc;
 
 import java.nio.file.Path;
-import org.meterstore.query.MeterCatalog;
+import org.meterstore.query.QueryEngine;
 
 /**
  * Service interface: opens the catalog a MeterStore configuration file describes. Implementations
@@ -19,5 +19,5 @@ public interface DeploymentOpener {
    * @throws org.meterstore.api.MeterStoreException {@code CONFIG} for an invalid file, {@code
    *     STORAGE} when a tier cannot be reached
    */
-  MeterCatalog open(Path config);
+  QueryEngine open(Path config);
 }

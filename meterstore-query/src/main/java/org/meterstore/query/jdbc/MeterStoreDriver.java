@@ -15,14 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.query.MeterCatalog;
+import org.meterstore.query.QueryEngine;
 import org.meterstore.query.QueryProperties;
 
 /**
  * The JDBC driver for {@code jdbc:meterstore:config=<path>} URLs, registered through {@code
  * META-INF/services/java.sql.Driver}. Each configuration is opened once by the {@link
  * DeploymentOpener} on the classpath and its catalog kept; every connection is a read-only
- * connection of that catalog ({@link MeterCatalog#connection(Properties)}). Thread-safe.
+ * connection of that catalog ({@link QueryEngine#connection(Properties)}). Thread-safe.
  */
 public final class MeterStoreDriver implements Driver {
   static {
@@ -34,7 +34,7 @@ public final class MeterStoreDriver implements Driver {
   }
 
   private final Supplier<List<DeploymentOpener>> openers;
-  private final Map<Path, MeterCatalog> catalogs = new ConcurrentHashMap<>();
+  private final Map<Path, QueryEngine> catalogs = new ConcurrentHashMap<>();
 
   /** The driver, finding openers with {@link ServiceLoader}. */
   public MeterStoreDriver() {
@@ -65,9 +65,9 @@ public final class MeterStoreDriver implements Driver {
     return catalog(parsed).connection(all);
   }
 
-  private MeterCatalog catalog(DriverUrl url) throws SQLException {
+  private QueryEngine catalog(DriverUrl url) throws SQLException {
     Path key = url.config().toAbsolutePath().normalize();
-    MeterCatalog existing = catalogs.get(key);
+    QueryEngine existing = catalogs.get(key);
     if (existing != null) {
       return existing;
     }
@@ -81,7 +81,7 @@ public final class MeterStoreDriver implements Driver {
               + ": no "
               + DeploymentOpener.class.getName()
               + " is on the classpath (add the MeterStore module that reads meterstore.toml,"
-              + " such as the CLI, or open a MeterCatalog from Java)",
+              + " such as the CLI, or open a QueryEngine from Java)",
           "08001");
     }
     try {

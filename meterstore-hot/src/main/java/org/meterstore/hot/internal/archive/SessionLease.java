@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionLease implements ArchivalLease {
   /** The advisory-lock class of archival leases (see {@link AdvisoryLocks} for the scheme). */
-  static final int LEASE_CLASS = 0x4d530010;
+  static final int LEASE_CLASS = AdvisoryLocks.ARCHIVAL_LEASE;
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionLease.class);
   private static final int CHECK_TIMEOUT_SECONDS = 10;

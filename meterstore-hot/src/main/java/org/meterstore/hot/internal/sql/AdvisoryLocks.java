@@ -31,6 +31,9 @@ public final class AdvisoryLocks {
    */
   public static final int SUBJECT = 0x4d530004;
 
+  /** One table's archival lease (session-level), also tried by a purge of that table. */
+  public static final int ARCHIVAL_LEASE = 0x4d530010;
+
   private AdvisoryLocks() {}
 
   /** The key of {@code object} in {@code schema}. */

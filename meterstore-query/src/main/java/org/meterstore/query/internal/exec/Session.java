@@ -66,7 +66,7 @@ public final class Session {
       throw new MeterStoreException(
           ErrorKind.QUERY,
           "Cannot plan a MeterStore relation outside a MeterStore statement: use the connection"
-              + " MeterCatalog.connection() returns, not the Calcite connection it wraps");
+              + " QueryEngine.connection() returns, not the Calcite connection it wraps");
     }
     return context;
   }

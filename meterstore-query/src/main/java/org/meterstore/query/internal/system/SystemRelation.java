@@ -47,7 +47,7 @@ final class SystemRelation extends AbstractTable implements ScannableTable {
           ErrorKind.QUERY,
           "Cannot read system."
               + name
-              + ": it has not been computed; call MeterCatalog.refreshSystemTables(now) first");
+              + ": it has not been computed; call QueryEngine.refreshSystemTables(now) first");
     }
     return Linq4j.asEnumerable(rows.apply(current));
   }

@@ -46,7 +46,7 @@ import org.meterstore.query.internal.system.SystemTablesComputer;
  * nothing but what it opened itself (nothing). Time comes from the injected clock only, used for
  * reader pins.
  */
-public final class MeterCatalog implements AutoCloseable {
+public final class QueryEngine implements AutoCloseable {
   private static final SqlParser.Config PARSER =
       SqlParser.config().withLex(Lex.JAVA).withQuoting(Quoting.DOUBLE_QUOTE);
 
@@ -54,7 +54,7 @@ public final class MeterCatalog implements AutoCloseable {
   private final String schemaName;
   private final ReadOnlyGuard guard = new ReadOnlyGuard(PARSER);
 
-  private MeterCatalog(CatalogRuntime runtime, String schemaName) {
+  private QueryEngine(CatalogRuntime runtime, String schemaName) {
     this.runtime = runtime;
     this.schemaName = schemaName;
   }
@@ -128,7 +128,7 @@ public final class MeterCatalog implements AutoCloseable {
   @Override
   public void close() {}
 
-  /** Builds a {@link MeterCatalog}. Not thread-safe. */
+  /** Builds a {@link QueryEngine}. Not thread-safe. */
   public static final class Builder {
     private List<TableDefinition> tables;
     private HotStore hot;
@@ -195,7 +195,7 @@ public final class MeterCatalog implements AutoCloseable {
      *
      * @throws MeterStoreException {@code INVALID_INPUT} naming a missing or invalid setting
      */
-    public MeterCatalog build() {
+    public QueryEngine build() {
       require("tables", tables);
       require("hot store", hot);
       require("hot data source", hotDataSource);
@@ -214,7 +214,7 @@ public final class MeterCatalog implements AutoCloseable {
       CatalogRuntime runtime =
           new CatalogRuntime(
               tables, hot, hotDataSource, cold, clock, pinTtl, new QueryMetrics(openTelemetry));
-      return new MeterCatalog(runtime, schemaName);
+      return new QueryEngine(runtime, schemaName);
     }
 
     private static void require(String field, Object value) {
