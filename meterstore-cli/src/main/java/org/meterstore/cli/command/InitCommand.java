@@ -17,6 +17,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "init",
     description = {
+      "Write a commented meterstore.toml for the embedded default.",
+      "",
       "Write a commented meterstore.toml (the --config path): the embedded default under a data",
       "directory and two tables, strom (electricity) and gas. Refuses to overwrite without --force."
     })

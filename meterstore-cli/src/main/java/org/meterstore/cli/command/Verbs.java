@@ -8,6 +8,19 @@ public final class Verbs {
 
   /** Adds the verbs to the root command line. */
   public static void addTo(CommandLine root) {
+    root.addSubcommand(new DemoCommand());
     root.addSubcommand(new InitCommand());
+    root.addSubcommand(new CheckCommand());
+    root.addSubcommand(new CreateCommand());
+    root.addSubcommand(new StatusCommand());
+    root.addSubcommand(new ArchiveCommand());
+    root.addSubcommand(new MaintainCommand());
+    root.addSubcommand(new ReassertWatermarkCommand());
+    root.addSubcommand(new QueryCommand());
+    root.addSubcommand(new ExplainCommand());
+    root.addSubcommand(new CompletenessCommand());
+    root.addSubcommand(new SnapshotsCommand());
+    root.addSubcommand(new ErasuresCommand());
+    root.addSubcommand(new PurgeCommand());
   }
 }

@@ -17,6 +17,7 @@ public final class Document {
   private final Map<String, Object> fields = new LinkedHashMap<>();
   private final Set<String> jsonOnly = new LinkedHashSet<>();
   private final Set<String> untitled = new LinkedHashSet<>();
+  private final Set<String> tableOnly = new LinkedHashSet<>();
 
   /** Adds or replaces a field. */
   public Document put(String name, Object value) {
@@ -36,6 +37,19 @@ public final class Document {
     fields.put(name, rows);
     untitled.add(name);
     return this;
+  }
+
+  /** Adds rows that only the table format prints, without a title line. */
+  public Document putTableOnly(String name, Rows rows) {
+    fields.put(name, rows);
+    tableOnly.add(name);
+    untitled.add(name);
+    return this;
+  }
+
+  /** Whether {@code name} is printed in tables only. */
+  public boolean isTableOnly(String name) {
+    return tableOnly.contains(name);
   }
 
   /** The fields, in order. */

@@ -25,7 +25,7 @@ public final class JsonRenderer {
       JsonGenerator g = FACTORY.createGenerator(out);
       g.useDefaultPrettyPrinter();
       g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-      writeMap(g, document.fields());
+      writeDocument(g, document);
       g.flush();
       out.write(System.lineSeparator());
       out.flush();
@@ -34,9 +34,12 @@ public final class JsonRenderer {
     }
   }
 
-  private static void writeMap(JsonGenerator g, Map<String, ?> fields) throws IOException {
+  private static void writeDocument(JsonGenerator g, Document document) throws IOException {
     g.writeStartObject();
-    for (Map.Entry<String, ?> e : fields.entrySet()) {
+    for (Map.Entry<String, Object> e : document.fields().entrySet()) {
+      if (document.isTableOnly(e.getKey())) {
+        continue;
+      }
       g.writeFieldName(e.getKey());
       write(g, e.getValue());
     }
@@ -62,7 +65,7 @@ public final class JsonRenderer {
     } else if (value instanceof Rows rows) {
       writeRows(g, rows);
     } else if (value instanceof Document d) {
-      writeMap(g, d.fields());
+      writeDocument(g, d);
     } else if (value instanceof Map<?, ?> m) {
       g.writeStartObject();
       for (Map.Entry<?, ?> e : m.entrySet()) {
