@@ -40,11 +40,12 @@ public final class Main {
   /** The parsed command tree with every verb, writing to {@code io}. */
   public static CommandLine commandLine(Io io) {
     CommandLine cl = new CommandLine(new MeterStoreCommand(io));
+    Verbs.addTo(cl);
+    // after the verbs: these settings reach only the subcommands that exist when they are made
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.registerConverter(Instant.class, Main::instant);
     cl.registerConverter(Duration.class, Durations::parse);
     cl.registerConverter(YearMonth.class, Main::yearMonth);
-    Verbs.addTo(cl);
     Failures failures = new Failures(io);
     cl.setOut(io.out());
     cl.setErr(io.err());

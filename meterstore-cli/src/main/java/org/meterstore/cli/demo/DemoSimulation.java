@@ -96,7 +96,9 @@ public final class DemoSimulation {
         redeliveries,
         correctionReadings,
         lateCorrections,
-        windowsArchived);
+        windowsArchived,
+        Duration.ofNanos(writingNanos),
+        Duration.ofNanos(maintainingNanos));
   }
 
   private void deliverDay(LocalDate day) {
