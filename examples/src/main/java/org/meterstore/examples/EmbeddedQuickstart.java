@@ -41,7 +41,9 @@ public final class EmbeddedQuickstart {
     try (MeterCatalog catalog = MeterStores.open(config, OpenTelemetry.noop())) {
       Instant now = Instant.parse("2026-03-31T08:00:00Z");
       catalog.createTables(Instant.parse("2026-03-28T00:00:00Z"));
-      for (LocalDate day = LocalDate.of(2026, 3, 29); day.getDayOfMonth() <= 30; day = day.plusDays(1)) {
+      for (LocalDate day = LocalDate.of(2026, 3, 29);
+          day.getDayOfMonth() <= 30;
+          day = day.plusDays(1)) {
         WriteResult r = catalog.write("lastgang", Readings.day(day, "20260331060000", null), now);
         System.out.printf("%s: %d readings stored%n", day, r.stored());
       }
@@ -51,7 +53,7 @@ public final class EmbeddedQuickstart {
           Statement s = c.createStatement();
           ResultSet rs =
               s.executeQuery(
-                  "SELECT balancing_day, COUNT(*) AS quarter_hours, SUM(\\"value\\") AS kwh"
+                  "SELECT balancing_day, COUNT(*) AS quarter_hours, SUM(\"value\") AS kwh"
                       + " FROM lastgang GROUP BY balancing_day ORDER BY balancing_day")) {
         while (rs.next()) {
           System.out.printf(

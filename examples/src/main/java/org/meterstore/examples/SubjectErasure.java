@@ -53,23 +53,36 @@ public final class SubjectErasure {
           catalog
               .hot()
               .subjects()
-              .registerSubject("customer-4711", day.atStartOfDay().toInstant(java.time.ZoneOffset.UTC), Commodity.STROM, now);
+              .registerSubject(
+                  "customer-4711",
+                  day.atStartOfDay().toInstant(java.time.ZoneOffset.UTC),
+                  Commodity.STROM,
+                  now);
       catalog.write("lastgang", Readings.day(day, "20260502060000", ref.value()), now);
       System.out.println("readings carry " + ref + ", never the customer number");
 
       ErasureResult erased =
-          catalog.hot().subjects().eraseSubject("customer-4711", "Art. 17 request #88", "support", now);
-      System.out.println("erased mappings: " + erased.count() + ", suppressed: " + erased.suppressed());
+          catalog
+              .hot()
+              .subjects()
+              .eraseSubject("customer-4711", "Art. 17 request #88", "support", now);
+      System.out.println(
+          "erased mappings: " + erased.count() + ", suppressed: " + erased.suppressed());
 
       try (Connection c = catalog.connection();
           Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(kunde) FROM lastgang")) {
         rs.next();
         System.out.println(
-            rs.getLong(1) + " readings remain, referencing " + rs.getString(2) + " (now unlinkable)");
+            rs.getLong(1)
+                + " readings remain, referencing "
+                + rs.getString(2)
+                + " (now unlinkable)");
       }
-      for (TrailEntry e : catalog.hot().subjects().erasures(Instant.EPOCH, now.plusSeconds(1), null, 10)) {
-        System.out.println("trail: " + e.at() + " " + e.trigger() + " " + e.reason() + " by " + e.actor());
+      for (TrailEntry e :
+          catalog.hot().subjects().erasures(Instant.EPOCH, now.plusSeconds(1), null, 10)) {
+        System.out.println(
+            "trail: " + e.at() + " " + e.trigger() + " " + e.reason() + " by " + e.actor());
       }
     }
   }

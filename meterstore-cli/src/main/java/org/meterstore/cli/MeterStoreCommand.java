@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "meterstore",
     mixinStandardHelpOptions = true,
+    scope = ScopeType.INHERIT,
     versionProvider = VersionProvider.class,
     description =
         "Operate a MeterStore deployment (PostgreSQL hot tier + Apache Iceberg cold tier).",

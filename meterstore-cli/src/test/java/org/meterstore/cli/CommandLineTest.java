@@ -23,8 +23,20 @@ class CommandLineTest {
   void everyVerbHasHelp() {
     for (String verb :
         new String[] {
-          "init", "check", "create", "status", "archive", "maintain", "reassert-watermark", "query",
-          "explain", "completeness", "snapshots", "erasures", "purge", "demo"
+          "init",
+          "check",
+          "create",
+          "status",
+          "archive",
+          "maintain",
+          "reassert-watermark",
+          "query",
+          "explain",
+          "completeness",
+          "snapshots",
+          "erasures",
+          "purge",
+          "demo"
         }) {
       Cli.Run run = Cli.raw("", verb, "--help");
       assertThat(run.code()).as(verb).isZero();

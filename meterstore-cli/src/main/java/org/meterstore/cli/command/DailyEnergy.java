@@ -48,7 +48,8 @@ final class DailyEnergy {
         + " SUM(CASE WHEN sparte = 'GAS' AND unit = 'KWH' THEN \"value\" END) AS gas_kwh,"
         + " SUM(CASE WHEN sparte = 'GAS' AND unit = 'M3' THEN \"value\" END) AS gas_m3,"
         + " COUNT(*) AS readings,"
-        + " CASE WHEN MIN(tier) = MAX(tier) THEN MIN(tier) ELSE 'iceberg+postgres' END AS tier"
+        + " CASE WHEN MIN(tier) = MAX(tier) THEN MIN(tier)"
+        + " ELSE CAST('iceberg+postgres' AS VARCHAR(16)) END AS tier"
         + " FROM ("
         + branch(DemoMonth.STROM, strom)
         + " UNION ALL "
@@ -64,9 +65,10 @@ final class DailyEnergy {
   private static String branch(String table, Instant watermark) {
     String w = LITERAL.format(LocalDateTime.ofInstant(watermark, ZoneOffset.UTC));
     return "SELECT balancing_day, sparte, unit, \"value\","
-        + " CAST(CASE WHEN \"from\" < TIMESTAMP '"
+        + " CASE WHEN \"from\" < TIMESTAMP '"
         + w
-        + "' THEN 'iceberg' ELSE 'postgres' END AS VARCHAR(16)) AS tier FROM \""
+        + "' THEN CAST('iceberg' AS VARCHAR(16)) ELSE CAST('postgres' AS VARCHAR(16)) END"
+        + " AS tier FROM \""
         + table
         + "\"";
   }

@@ -85,7 +85,7 @@ final class MaintainCommand extends Verb {
       if (once) {
         return printOnce(loop.runOnce(now.get()));
       }
-      return runUntilInterrupted(loop);
+      return runUntilInterrupted(loop, catalog);
     }
   }
 
@@ -102,14 +102,17 @@ final class MaintainCommand extends Verb {
     return outcomes.exitCode();
   }
 
-  private int runUntilInterrupted(MaintenanceBuilder loop) throws InterruptedException {
+  private int runUntilInterrupted(MaintenanceBuilder loop, MeterCatalog catalog)
+      throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
     MaintenanceHandle handle = loop.spawn();
     Thread hook =
         new Thread(
             () -> {
+              // on Ctrl-C the JVM halts once the hooks end: stop, report and close here
               handle.close();
               summary(handle);
+              catalog.close();
               stopped.countDown();
             },
             "meterstore-maintain-stop");

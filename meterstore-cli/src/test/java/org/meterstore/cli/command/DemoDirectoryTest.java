@@ -37,7 +37,8 @@ class DemoDirectoryTest {
     assertThatThrownBy(() -> DemoCommand.prepare(dir, Duration.ofDays(10)))
         .isInstanceOf(MeterStoreException.class)
         .hasMessageContaining("not empty")
-        .satisfies(e -> assertThat(((MeterStoreException) e).kind()).isEqualTo(ErrorKind.INVALID_INPUT));
+        .satisfies(
+            e -> assertThat(((MeterStoreException) e).kind()).isEqualTo(ErrorKind.INVALID_INPUT));
     assertThat(dir.resolve("important.txt")).exists();
   }
 
