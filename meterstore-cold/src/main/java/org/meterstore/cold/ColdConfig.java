@@ -183,12 +183,21 @@ public record ColdConfig(
         customCatalog);
   }
 
+  /** {@code uri} without a query string or user info, either of which may carry a password. */
+  private static String shownUri(String uri) {
+    if (uri == null) {
+      return null;
+    }
+    String shown = uri.replaceFirst("\\?.*$", "?****");
+    return shown.replaceFirst("//[^/@]*@", "//****@");
+  }
+
   @Override
   public String toString() {
     return "ColdConfig[kind="
         + kind
         + ", uri="
-        + uri
+        + shownUri(uri)
         + ", user="
         + user
         + ", password="

@@ -32,6 +32,17 @@ class ColdConfigTest {
   }
 
   @Test
+  void toStringMasksAPasswordCarriedInTheUri() {
+    ColdConfig c =
+        ColdConfig.jdbc(
+            "jdbc:postgresql://u:url-pw@h/db?password=query-pw", "u", null, "file:///data/wh");
+    assertThat(c.toString())
+        .doesNotContain("url-pw")
+        .doesNotContain("query-pw")
+        .contains("jdbc:postgresql://****@h/db?****");
+  }
+
+  @Test
   void theCatalogPropertiesCarryTheJdbcAndS3Settings() {
     ColdConfig c = ColdConfig.jdbc("jdbc:postgresql://h/db", "u", "pw", "s3://b/w").withS3(S3);
     assertThat(CatalogFactory.properties(c))

