@@ -55,7 +55,7 @@ final class InitCommand extends Verb {
             .put("written", file.toString())
             .put("data_dir", dataDir)
             .put("tables", java.util.List.of("strom", "gas"))
-            .put("next", "meterstore --config " + file + " check"));
+            .put("next", "meterstore --config " + file + " create"));
     return ExitCode.OK;
   }
 }
