@@ -133,6 +133,34 @@ class DependencyRulesTest {
   }
 
   @Test
+  void theCommandReadsTheWallClockOnlyThroughWallClock() {
+    assertThat(classes.containPackage("org.meterstore.cli")).isTrue();
+    noClasses()
+        .that()
+        .resideInAPackage("org.meterstore.cli..")
+        .should()
+        .callMethod(Instant.class, "now")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(Clock.class, "systemDefaultZone")
+        .orShould()
+        .callMethod(InstantSource.class, "system")
+        .orShould()
+        .callMethod(LocalDate.class, "now")
+        .orShould()
+        .callMethod(LocalDateTime.class, "now")
+        .orShould()
+        .callMethod(ZonedDateTime.class, "now")
+        .orShould()
+        .callMethod(OffsetDateTime.class, "now")
+        .because("an application edge reads the clock through WallClock, and only without --now")
+        .check(classes);
+  }
+
+  @Test
   void librariesLogThroughSlf4jAndRecordThroughTheOpenTelemetryApiOnly() {
     noClasses()
         .that()

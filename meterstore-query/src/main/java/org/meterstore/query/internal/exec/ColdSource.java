@@ -18,6 +18,8 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
 
 /**
@@ -173,6 +175,10 @@ public final class ColdSource implements ScanSource {
     private final ScanSpec spec;
     private final PredEval eval;
     private final List<Pred> checked;
+    // resolved once: TableDefinition.columns() builds a new list on every call
+    private final int width;
+    private final String[] names;
+    private final ColumnType[] types;
     private Object[] next;
 
     RecordRows(
@@ -182,6 +188,14 @@ public final class ColdSource implements ScanSource {
       this.spec = spec;
       this.eval = eval;
       this.checked = checked;
+      List<ColumnSpec> all = spec.def().columns();
+      this.width = all.size();
+      this.names = new String[width];
+      this.types = new ColumnType[width];
+      for (int c = 0; c < width; c++) {
+        names[c] = all.get(c).name();
+        types[c] = all.get(c).type();
+      }
     }
 
     @Override
@@ -189,9 +203,9 @@ public final class ColdSource implements ScanSource {
       try {
         while (next == null && records.hasNext()) {
           Record r = records.next();
-          Object[] row = new Object[spec.def().columns().size()];
+          Object[] row = new Object[width];
           for (int c : columns) {
-            row[c] = Columns.fromIceberg(r.getField(spec.name(c)), spec.type(c));
+            row[c] = Columns.fromIceberg(r.getField(names[c]), types[c]);
           }
           if (eval.all(checked, row)) {
             next = row;

@@ -1,0 +1,116 @@
+package org.meterstore.cli.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.meterstore.cli.ExitCode;
+import org.meterstore.cli.output.Rows;
+import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.TableOutcome;
+
+/**
+ * Adds up the rows of one or more maintenance cycles per table, and picks the exit code: 0 when
+ * nothing failed, 75 when every failure is retryable (a deferred detach, a lock timeout,
+ * unreachable storage), 1 otherwise.
+ */
+final class Outcomes {
+  private final Map<String, Tally> tables = new LinkedHashMap<>();
+
+  /** Adds one cycle. */
+  void add(MaintenanceOutcome outcome) {
+    for (TableOutcome row : outcome.rows()) {
+      tables.computeIfAbsent(row.table(), t -> new Tally()).add(row);
+    }
+  }
+
+  /** Whether the last cycle archived any window. */
+  static boolean archivedAny(MaintenanceOutcome outcome) {
+    return outcome.windowsArchived() > 0;
+  }
+
+  /** One row per table: the last status, the totals, the last failure. */
+  Rows rows() {
+    List<List<Object>> out = new ArrayList<>();
+    for (Map.Entry<String, Tally> e : tables.entrySet()) {
+      Tally t = e.getValue();
+      List<Object> row = new ArrayList<>();
+      row.add(e.getKey());
+      row.add(t.last.status().name());
+      row.add(t.windows);
+      row.add(t.rows);
+      row.add(t.last.invariantViolations());
+      row.add(t.erased);
+      row.add(t.last.failure() == null ? null : t.last.failure().getMessage());
+      out.add(row);
+    }
+    return new Rows(
+        List.of(
+            "table",
+            "status",
+            "windows_archived",
+            "rows_archived",
+            "invariant_violations",
+            "subjects_erased",
+            "failure"),
+        out);
+  }
+
+  /** The exit code of the last cycle of each table. */
+  int exitCode() {
+    boolean failed = false;
+    boolean permanent = false;
+    for (Tally t : tables.values()) {
+      TableOutcome row = t.last;
+      if (row.status() == TableOutcome.Status.DEFERRED) {
+        failed = true;
+      } else if (row.unhealthy()) {
+        failed = true;
+        permanent |= row.failure() == null || !row.failure().isRetryable();
+      }
+    }
+    if (!failed) {
+      return ExitCode.OK;
+    }
+    return permanent ? ExitCode.ERROR : ExitCode.RETRYABLE;
+  }
+
+  /** One line per table whose last row needs attention. */
+  List<String> warnings() {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Tally> e : tables.entrySet()) {
+      TableOutcome row = e.getValue().last;
+      if (row.unhealthy() || row.status() == TableOutcome.Status.DEFERRED) {
+        String why =
+            row.failure() != null
+                ? row.failure().getMessage()
+                : row.invariantViolations() > 0
+                    ? row.invariantViolations() + " hot rows below the watermark"
+                    : "deferred: a lock was not granted within ddl_lock_timeout; retry later";
+        out.add(
+            "table "
+                + e.getKey()
+                + ": "
+                + row.status().name().toLowerCase(Locale.ROOT)
+                + ": "
+                + why);
+      }
+    }
+    return out;
+  }
+
+  private static final class Tally {
+    int windows;
+    long rows;
+    long erased;
+    TableOutcome last;
+
+    void add(TableOutcome row) {
+      windows += row.windowsArchived();
+      rows += row.rowsArchived();
+      erased += row.subjectsErased();
+      last = row;
+    }
+  }
+}

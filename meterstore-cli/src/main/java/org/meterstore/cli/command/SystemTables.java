@@ -1,0 +1,84 @@
+package org.meterstore.cli.command;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.meterstore.cli.output.Rows;
+import org.meterstore.maintenance.MeterCatalog;
+
+/**
+ * Reads {@code system.tables} after refreshing it at {@code now}, and names what makes a table
+ * unhealthy: <em>stranded rows</em> (hot rows below the watermark: answers are wrong now) or an
+ * <em>exhausted runway</em> (no attached partition ends after {@code now}: writes fail shortly), or
+ * a tier that could not be read.
+ */
+final class SystemTables {
+  private SystemTables() {}
+
+  /** The rows of {@code system.tables} at {@code now}, in declaration order. */
+  static Rows read(MeterCatalog catalog, Instant now) throws SQLException {
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT * FROM \"system\".\"tables\"")) {
+      Rows rows = ResultSets.read(rs, Integer.MAX_VALUE);
+      List<String> order = catalog.tables().stream().map(t -> t.name()).toList();
+      List<List<Object>> sorted = new ArrayList<>(rows.rows());
+      int table = rows.columns().indexOf("table");
+      sorted.sort(java.util.Comparator.comparingInt(r -> order.indexOf((String) r.get(table))));
+      return new Rows(rows.columns(), sorted);
+    }
+  }
+
+  /** One problem per unhealthy table: columns {@code table}, {@code problem}, {@code detail}. */
+  static Rows problems(Rows tables) {
+    List<List<Object>> out = new ArrayList<>();
+    for (int i = 0; i < tables.size(); i++) {
+      if (Boolean.TRUE.equals(tables.get(i, "healthy"))) {
+        continue;
+      }
+      String table = (String) tables.get(i, "table");
+      long violations = number(tables.get(i, "invariant_violations"));
+      long hotPartitions = number(tables.get(i, "hot_partitions"));
+      long ahead = number(tables.get(i, "partitions_ahead"));
+      if (tables.get(i, "watermark") == null) {
+        out.add(List.of(table, "watermark_unreadable", "the cold tier's watermark cannot be read"));
+      }
+      if (hotPartitions < 0) {
+        out.add(List.of(table, "partitions_unreadable", "the hot partitions cannot be listed"));
+      }
+      if (violations > 0) {
+        out.add(
+            List.of(
+                table,
+                "stranded_rows",
+                violations
+                    + " hot rows lie below the watermark (answers are wrong until an operator"
+                    + " moves them; see docs/operations.md)"));
+      } else if (violations < 0 && hotPartitions >= 0 && tables.get(i, "watermark") != null) {
+        out.add(
+            List.of(table, "invariant_unchecked", "rows below the watermark cannot be counted"));
+      }
+      if (hotPartitions > 0 && ahead == 0) {
+        out.add(
+            List.of(
+                table,
+                "exhausted_runway",
+                "no attached partition ends after now: writes will fail (run 'meterstore maintain"
+                    + " --once' to pre-create partitions)"));
+      }
+      if (out.stream().noneMatch(p -> p.get(0).equals(table))) {
+        out.add(List.of(table, "unhealthy", "system.tables reports the table unhealthy"));
+      }
+    }
+    return new Rows(List.of("table", "problem", "detail"), out);
+  }
+
+  private static long number(Object value) {
+    return value instanceof Number n ? n.longValue() : -1;
+  }
+}

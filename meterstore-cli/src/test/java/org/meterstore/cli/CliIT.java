@@ -1,0 +1,445 @@
+package org.meterstore.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.cli.demo.DemoMonth;
+import org.meterstore.hot.subject.SubjectRef;
+import org.meterstore.maintenance.MeterCatalog;
+import org.meterstore.maintenance.MeterStores;
+import org.meterstore.maintenance.config.MeterStoreConfig;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+
+/**
+ * Every verb in-process against a real store: the test database as the hot tier (and the JDBC
+ * Iceberg catalog) and a warehouse under target/. The methods run in order, like an operator's
+ * session: create, write ten days, status, archive, maintain, query, purge.
+ */
+@ExtendWith(PostgresExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CliIT {
+  private static final String CREATED = "2026-03-01T00:00:00Z";
+  private static final String EARLY = "2026-03-12T12:00:00Z";
+  private static final String LATER = "2026-03-25T12:00:00Z";
+  private static final String LATER_STILL = "2026-03-25T14:00:00Z";
+  private static final YearMonth MARCH = YearMonth.of(2026, 3);
+  private static final String SECRET = "s3cr3t-not-to-be-printed";
+
+  private static Path dir;
+  private static Path config;
+  private static TestDatabase db;
+  private static Cli cli;
+
+  @BeforeAll
+  static void writeConfig(TestDatabase database) throws IOException {
+    db = database;
+    dir =
+        Files.createDirectories(
+            Path.of("target", "cli-it", "run-" + ProcessHandle.current().pid()));
+    config = dir.resolve("meterstore.toml");
+    Files.writeString(config, toml(db, dir.resolve("warehouse"), ""));
+    cli = new Cli(config);
+  }
+
+  static String toml(TestDatabase db, Path warehouse, String extra) {
+    return "[hot]\n"
+        + "url = \""
+        + db.jdbcUrl()
+        + "\"\n"
+        + "user = \""
+        + db.user()
+        + "\"\n"
+        + "password = \""
+        + db.password()
+        + "\"\n"
+        + "ddl_lock_timeout = \"3s\"\n"
+        + "[cold]\n"
+        + "catalog = \"jdbc\"\n"
+        + "warehouse = \""
+        + warehouse.toAbsolutePath().toUri()
+        + "\"\n"
+        + "[privacy]\n"
+        + "[privacy.erasure_keys]\n"
+        + "k1 = \""
+        + java.util.Base64.getEncoder().encodeToString(new byte[32])
+        + "\"\n"
+        + "[[tables]]\n"
+        + "name = \"strom\"\n"
+        + "settlement_lag = \"2d\"\n"
+        + "[[tables]]\n"
+        + "name = \"gas\"\n"
+        + "settlement_lag = \"2d\"\n"
+        + extra;
+  }
+
+  @Test
+  @Order(1)
+  void checkBeforeCreateNamesTheMissingTables() {
+    Cli.Run run = cli.run("--format", "json", "check");
+    assertThat(run.code()).as(run.toString()).isEqualTo(ExitCode.ERROR);
+    JsonNode json = run.json();
+    assertThat(json.get("ok").asBoolean()).isFalse();
+    assertThat(json.get("tables")).hasSize(2);
+    assertThat(json.get("tables").get(0).get("hot").asText()).isEqualTo("missing");
+    assertThat(run.err()).contains("strom: missing", "meterstore create");
+  }
+
+  @Test
+  @Order(2)
+  void createMakesBothTablesInBothTiersAndCheckPasses() {
+    Cli.Run create = cli.run("--format", "json", "create", "--now", CREATED);
+    assertThat(create.code()).as(create.toString()).isZero();
+    assertThat(create.json().get("created").get(1).get("table").asText()).isEqualTo("gas");
+
+    Cli.Run check = cli.run("check", "--format", "json");
+    assertThat(check.code()).as(check.toString()).isZero();
+    JsonNode tables = check.json().get("tables");
+    assertThat(tables.get(0).get("hot").asText()).isEqualTo("present");
+    assertThat(tables.get(1).get("cold").asText()).isEqualTo("present");
+    assertThat(tables.get(1).get("schema").asText()).isEqualTo("compatible");
+  }
+
+  @Test
+  @Order(3)
+  void statusIsHealthyAfterTenDaysOfWrites() throws Exception {
+    writeDays(1, 10);
+    Cli.Run run = cli.run("--format", "json", "status", "--now", EARLY);
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("healthy").asBoolean()).isTrue();
+    assertThat(json.get("now").asText()).isEqualTo(EARLY);
+    JsonNode strom = json.get("tables").get(0);
+    assertThat(strom.get("table").asText()).isEqualTo("strom");
+    assertThat(strom.get("watermark").asText()).isEqualTo("1970-01-01T00:00:00Z");
+    assertThat(strom.get("invariant_violations").asLong()).isZero();
+    assertThat(strom.get("partitions_ahead").asLong()).isPositive();
+    assertThat(strom.get("healthy").asBoolean()).isTrue();
+    assertThat(json.get("problems")).isEmpty();
+  }
+
+  @Test
+  @Order(4)
+  void archiveStopsAtMaxWindowsThenCatchesUp() {
+    Cli.Run first = cli.run("--format", "json", "archive", "--now", LATER, "--max-windows", "3");
+    assertThat(first.code()).as(first.toString()).isZero();
+    assertThat(first.json().get("windows_archived").asInt()).isEqualTo(6);
+    JsonNode strom = first.json().get("tables").get(0);
+    assertThat(strom.get("status").asText()).isEqualTo("ARCHIVED");
+    assertThat(strom.get("windows_archived").asInt()).isEqualTo(3);
+    assertThat(strom.get("rows_archived").asLong()).isPositive();
+
+    Cli.Run rest = cli.run("--format", "json", "archive", "--now", LATER);
+    assertThat(rest.code()).as(rest.toString()).isZero();
+    // the written days and the empty partitions of the headroom created on 1 March
+    assertThat(rest.json().get("windows_archived").asInt()).isGreaterThan(2 * (11 - 3));
+    Cli.Run none = cli.run("--format", "json", "archive", "--now", LATER);
+    assertThat(none.json().get("tables").get(1).get("status").asText()).isEqualTo("NOTHING_DUE");
+  }
+
+  @Test
+  @Order(5)
+  void maintainOnceRunsOneCycle() {
+    Cli.Run run =
+        cli.run("--format", "json", "maintain", "--once", "--now", LATER, "--expire-snapshots");
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("healthy").asBoolean()).isTrue();
+    assertThat(json.get("tables"))
+        .extracting(t -> t.get("table").asText())
+        .containsExactly("strom", "gas");
+  }
+
+  @Test
+  @Order(6)
+  void reassertWatermarkIsANoOpWhenTheSnapshotCarriesIt() {
+    Cli.Run run =
+        cli.run("--format", "json", "reassert-watermark", "--table", "strom", "--now", LATER);
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode row = run.json().get("tables").get(0);
+    assertThat(row.get("restamped").asBoolean()).isFalse();
+    assertThat(row.get("watermark").asText()).isEqualTo(watermark("strom"));
+
+    Cli.Run unknown = cli.run("reassert-watermark", "--table", "wasser", "--now", LATER);
+    assertThat(unknown.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(unknown.err()).contains("wasser").doesNotContain("\tat ");
+  }
+
+  @Test
+  @Order(7)
+  void queryPrintsDecimalsAsStringsOverBothTiers() {
+    String sql =
+        "SELECT sparte, COUNT(*) AS readings, SUM(\"value\") AS energy FROM strom"
+            + " GROUP BY sparte";
+    Cli.Run run = cli.run("--format", "json", "query", sql);
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("row_count").asInt()).isEqualTo(1);
+    JsonNode row = json.get("rows").get(0);
+    assertThat(row.get("sparte").asText()).isEqualTo("STROM");
+    assertThat(row.get("readings").isIntegralNumber()).isTrue();
+    assertThat(row.get("energy").isTextual()).isTrue();
+    assertThat(new java.math.BigDecimal(row.get("energy").asText())).isPositive();
+    assertThat(json.get("columns").get(2).get("type").asText()).isEqualTo("DECIMAL");
+
+    Cli.Run fromStdin =
+        cli.runWithInput(
+            "SELECT MIN(\"from\") AS first FROM gas;\n", "--format", "json", "query", "-");
+    assertThat(fromStdin.code()).as(fromStdin.toString()).isZero();
+    assertThat(fromStdin.json().get("rows").get(0).get("first").asText())
+        .isEqualTo("2026-03-01T05:00:00Z");
+
+    Cli.Run table = cli.run("query", sql);
+    assertThat(table.out().lines().toList().get(0)).matches("sparte +readings +energy");
+  }
+
+  @Test
+  @Order(8)
+  void aRefusedStatementExitsWithOneLine() {
+    Cli.Run run = cli.run("query", "DELETE FROM strom");
+    assertThat(run.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err().lines().count()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  @Order(9)
+  void explainShowsThePlan() {
+    Cli.Run run =
+        cli.run(
+            "--format",
+            "json",
+            "explain",
+            "SELECT COUNT(*) FROM strom WHERE \"from\" >= TIMESTAMP" + " '2026-03-09 00:00:00'");
+    assertThat(run.code()).as(run.toString()).isZero();
+    assertThat(run.json().get("plan").size()).isPositive();
+    assertThat(run.json().get("plan").toString()).containsIgnoringCase("strom");
+  }
+
+  @Test
+  @Order(10)
+  void completenessCountsTheDstDayAndTheSilentDays() {
+    Cli.Run run =
+        cli.run(
+            "--format",
+            "json",
+            "completeness",
+            "--table",
+            "strom",
+            "--from",
+            "2026-03-01",
+            "--to",
+            "2026-03-12");
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("complete").asBoolean()).isFalse();
+    List<String> statuses = new ArrayList<>();
+    json.get("summary").forEach(r -> statuses.add(r.get("status").asText()));
+    assertThat(statuses).containsExactlyInAnyOrder("COMPLETE", "SILENT");
+    assertThat(json.get("series_days").get(0).get("balancing_day").asText())
+        .isEqualTo("2026-03-11");
+  }
+
+  @Test
+  @Order(11)
+  void snapshotsCarryTheWatermarks() {
+    Cli.Run run = cli.run("--format", "json", "snapshots", "--table", "gas", "--now", LATER);
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode snapshots = run.json().get("snapshots");
+    assertThat(snapshots.size()).isGreaterThanOrEqualTo(11);
+    snapshots.forEach(s -> assertThat(s.get("table").asText()).isEqualTo("gas"));
+    assertThat(snapshots.get(snapshots.size() - 1).get("watermark").asText())
+        .isEqualTo(watermark("gas"));
+  }
+
+  @Test
+  @Order(12)
+  void erasuresListTheTrailWithoutNaturalIds() {
+    Instant now = Instant.parse(LATER);
+    try (MeterCatalog catalog = open()) {
+      SubjectRef ref =
+          catalog
+              .hot()
+              .subjects()
+              .registerSubject("kunde-4711", Instant.parse(CREATED), Commodity.STROM, now);
+      catalog.hot().subjects().eraseSubject(ref, "Art. 17 request 2026-17", "support", now);
+    }
+    Cli.Run run = cli.run("--format", "json", "erasures", "--now", LATER);
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode entry = run.json().get("erasures").get(0);
+    assertThat(entry.get("trigger").asText()).isEqualTo("request");
+    assertThat(entry.get("reason").asText()).isEqualTo("Art. 17 request 2026-17");
+    assertThat(entry.get("references").get(0).asText()).startsWith("s2026_");
+    assertThat(run.out()).doesNotContain("kunde-4711");
+  }
+
+  @Test
+  @Order(13)
+  void statusNamesStrandedRowsAndAnExhaustedRunway() {
+    // two hours on, the archived partitions are past reader_grace and reclaimed
+    assertThat(cli.run("maintain", "--once", "--now", LATER_STILL).code()).isZero();
+    try (MeterCatalog catalog = open()) {
+      // written past the floor on purpose: a hot row below W is what a broken writer leaves
+      catalog.write("gas", day(LocalDate.of(2026, 3, 2), DemoMonth.GAS), Instant.parse(LATER));
+    }
+    Cli.Run stranded = cli.run("--format", "json", "status", "--now", LATER_STILL);
+    assertThat(stranded.code()).as(stranded.toString()).isEqualTo(ExitCode.ERROR);
+    JsonNode problem = stranded.json().get("problems").get(0);
+    assertThat(problem.get("table").asText()).isEqualTo("gas");
+    assertThat(problem.get("problem").asText()).isEqualTo("stranded_rows");
+    assertThat(stranded.err()).contains("table gas: stranded_rows");
+
+    Cli.Run runway = cli.run("status", "--now", "2027-06-01T00:00:00Z");
+    assertThat(runway.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(runway.err()).contains("table strom: exhausted_runway");
+  }
+
+  @Test
+  @Order(14)
+  void purgeWithAWrongConfirmationTouchesNothing() throws Exception {
+    Cli.Run run = cli.run("purge", "--table", "gas", "--confirm", "strom");
+    assertThat(run.code()).as(run.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err()).contains("nothing was purged");
+    assertThat(hotRelations("gas")).isNotEmpty();
+    assertThat(dataFiles("gas")).isNotEmpty();
+    try (MeterCatalog catalog = open()) {
+      assertThat(catalog.cold().catalog().tableExists(catalog.cold().identifier("gas"))).isTrue();
+    }
+  }
+
+  @Test
+  @Order(15)
+  void purgeWithTheRightConfirmationRemovesBothTiersAndTheFiles() throws Exception {
+    List<String> before = hotRelations("strom");
+    Cli.Run run = cli.run("--format", "json", "purge", "--table", "gas", "--confirm", "gas");
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("cold_table_dropped").asBoolean()).isTrue();
+    assertThat(json.get("hot_relations_dropped").asInt()).isPositive();
+    assertThat(hotRelations("gas")).isEmpty();
+    assertThat(dataFiles("gas")).isEmpty();
+    try (MeterCatalog catalog = open()) {
+      assertThat(catalog.cold().catalog().tableExists(catalog.cold().identifier("gas"))).isFalse();
+    }
+    assertThat(hotRelations("strom")).isEqualTo(before);
+    assertThat(dataFiles("strom")).isNotEmpty();
+  }
+
+  @Test
+  @Order(16)
+  void aBadConfigurationFailsCheckNamingTheProblemWithoutTheSecret() throws IOException {
+    Path bad = dir.resolve("bad.toml");
+    String withSecret =
+        toml(db, dir.resolve("warehouse"), "")
+            .replace("password = \"" + db.password() + "\"", "password = \"" + SECRET + "\"");
+    Files.writeString(
+        bad,
+        withSecret.replace(
+            "settlement_lag = \"2d\"\n[[tables]]", "settlment_lag = \"2d\"\n[[tables]]"));
+    Cli.Run typo = Cli.raw("", "--config", bad.toString(), "check");
+    assertThat(typo.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(typo.err()).contains("settlment_lag").doesNotContain(SECRET);
+
+    Files.writeString(bad, withSecret.replace("\"2d\"", "2"));
+    Cli.Run bare = Cli.raw("", "--config", bad.toString(), "check");
+    assertThat(bare.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(bare.err()).contains("settlement_lag").doesNotContain(SECRET);
+
+    Files.writeString(bad, withSecret.replace(SECRET, "${METERSTORE_CLI_IT_UNSET_VARIABLE}"));
+    Cli.Run env = Cli.raw("", "--config", bad.toString(), "check");
+    assertThat(env.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(env.err()).contains("METERSTORE_CLI_IT_UNSET_VARIABLE");
+
+    Files.writeString(bad, withSecret);
+    Cli.Run refused = Cli.raw("", "--config", bad.toString(), "--format", "json", "check");
+    assertThat(refused.code()).isIn(ExitCode.ERROR, ExitCode.RETRYABLE);
+    assertThat(refused.out() + refused.err()).doesNotContain(SECRET);
+  }
+
+  private static String watermark(String table) {
+    try (MeterCatalog catalog = open()) {
+      return catalog.cold().table(catalog.table(table).orElseThrow()).watermark().toString();
+    }
+  }
+
+  private static MeterCatalog open() {
+    return MeterStores.open(MeterStoreConfig.load(config), OpenTelemetry.noop());
+  }
+
+  /** Writes days {@code first..last} of March for five locations (four electricity, one gas). */
+  private static void writeDays(int first, int last) {
+    try (MeterCatalog catalog = open()) {
+      for (int d = first; d <= last; d++) {
+        LocalDate day = MARCH.atDay(d);
+        catalog.write("strom", day(day, DemoMonth.STROM), Instant.parse(CREATED));
+        catalog.write("gas", day(day, DemoMonth.GAS), Instant.parse(CREATED));
+      }
+    }
+  }
+
+  private static List<Reading> day(LocalDate day, String table) {
+    return new DemoMonth(5, MARCH, 3)
+        .deliveries(day).stream()
+            .filter(d -> d.kind() == DemoMonth.Kind.ORIGINAL && d.table().equals(table))
+            .flatMap(d -> d.readings().stream())
+            .toList();
+  }
+
+  private static List<String> hotRelations(String table) throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (Connection c = db.connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE n.nspname = 'meterstore' AND c.relkind IN ('r', 'p')"
+                    + " AND (c.relname = ? OR c.relname LIKE ?) ORDER BY 1")) {
+      ps.setString(1, table);
+      ps.setString(2, table + "\\_%");
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          names.add(rs.getString(1));
+        }
+      }
+    }
+    return names;
+  }
+
+  private static List<Path> dataFiles(String table) throws IOException {
+    Path root = dir.resolve("warehouse");
+    if (!Files.exists(root)) {
+      return List.of();
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      return all.filter(p -> p.toString().contains("/" + table + "/"))
+          .filter(p -> p.toString().endsWith(".parquet"))
+          .toList();
+    }
+  }
+
+  static Map<String, String> env() {
+    return Map.of();
+  }
+}

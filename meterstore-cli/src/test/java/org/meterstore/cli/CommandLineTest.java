@@ -1,0 +1,93 @@
+package org.meterstore.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The parts of the command that need no store: usage, option errors, init, a missing file. */
+class CommandLineTest {
+  @TempDir Path tmp;
+
+  @Test
+  void withoutAVerbTheUsageGoesToStderrAndTheExitCodeIsOne() {
+    Cli.Run run = Cli.raw("");
+    assertThat(run.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err()).contains("Usage: meterstore", "demo", "purge", "Exit codes");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void everyVerbHasHelp() {
+    for (String verb :
+        new String[] {
+          "init",
+          "check",
+          "create",
+          "status",
+          "archive",
+          "maintain",
+          "reassert-watermark",
+          "query",
+          "explain",
+          "completeness",
+          "snapshots",
+          "erasures",
+          "purge",
+          "demo"
+        }) {
+      Cli.Run run = Cli.raw("", verb, "--help");
+      assertThat(run.code()).as(verb).isZero();
+      assertThat(run.out()).as(verb).contains("Usage: meterstore " + verb);
+    }
+  }
+
+  @Test
+  void aBadOptionValueIsOneLineAndExitOne() {
+    Cli.Run run = Cli.raw("", "status", "--now", "yesterday");
+    assertThat(run.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err()).contains("'yesterday' is not an ISO-8601 instant");
+    Cli.Run interval = Cli.raw("", "maintain", "--interval", "15");
+    assertThat(interval.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(interval.err()).contains("with a unit");
+  }
+
+  @Test
+  void aMissingConfigurationNamesTheFileAndInit() {
+    Cli.Run run = Cli.raw("", "--config", tmp.resolve("nope.toml").toString(), "status");
+    assertThat(run.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err().strip())
+        .startsWith("meterstore: Cannot read the configuration")
+        .contains("nope.toml", "meterstore init")
+        .doesNotContain("\n");
+  }
+
+  @Test
+  void initWritesAParsableFileOnceAndRefusesToOverwrite() throws Exception {
+    Path file = tmp.resolve("etc/meterstore.toml");
+    Cli.Run first = Cli.raw("", "--config", file.toString(), "--format", "json", "init");
+    assertThat(first.code()).as(first.toString()).isZero();
+    assertThat(first.json().get("written").asText()).isEqualTo(file.toString());
+    var config = org.meterstore.maintenance.config.MeterStoreConfig.load(file);
+    assertThat(config.hot().embedded()).isTrue();
+    assertThat(config.tables()).hasSize(2);
+    assertThat(Files.readString(file)).contains("# url = \"jdbc:postgresql:");
+
+    Cli.Run again = Cli.raw("", "init", "--config", file.toString());
+    assertThat(again.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(again.err()).contains("exists", "--force");
+    assertThat(Cli.raw("", "init", "--force", "--config", file.toString()).code()).isZero();
+  }
+
+  @Test
+  void formatIsCaseInsensitiveBeforeAndAfterTheVerb() throws Exception {
+    Path file = tmp.resolve("m.toml");
+    assertThat(Cli.raw("", "--format", "JSON", "--config", file.toString(), "init").out())
+        .startsWith("{");
+    Files.delete(file);
+    assertThat(Cli.raw("", "init", "--config", file.toString(), "--format", "json").out())
+        .startsWith("{");
+  }
+}
