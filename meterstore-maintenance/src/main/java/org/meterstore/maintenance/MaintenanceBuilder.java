@@ -104,6 +104,11 @@ public final class MaintenanceBuilder {
     return this;
   }
 
+  /** The detach mode this builder will use. */
+  DetachMode detachMode() {
+    return settings.detachMode();
+  }
+
   /** Rows per keyset query over a partition being archived (default 50 000), at least 1. */
   public MaintenanceBuilder sourceChunkRows(int value) {
     this.settings = settings.withSourceChunkRows(value);

@@ -18,6 +18,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.ColdTable;
 import org.meterstore.hot.HotStore;
+import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.write.WriteResult;
 import org.meterstore.maintenance.archival.ArchivalMetrics;
 import org.meterstore.query.QueryEngine;
@@ -47,6 +48,7 @@ public final class MeterCatalog implements AutoCloseable {
   private final OpenTelemetry otel;
   private final InstantSource clock;
   private final List<AutoCloseable> owned;
+  private final DetachMode detachMode;
   private QueryEngine query;
   private boolean closed;
 
@@ -56,7 +58,8 @@ public final class MeterCatalog implements AutoCloseable {
       List<TableDefinition> tables,
       OpenTelemetry otel,
       InstantSource clock,
-      List<AutoCloseable> owned) {
+      List<AutoCloseable> owned,
+      DetachMode detachMode) {
     this.hot = hot;
     this.cold = cold;
     this.tables = tables;
@@ -64,6 +67,7 @@ public final class MeterCatalog implements AutoCloseable {
     this.metrics = new ArchivalMetrics(otel);
     this.clock = clock;
     this.owned = List.copyOf(owned);
+    this.detachMode = detachMode;
   }
 
   /**
@@ -90,7 +94,7 @@ public final class MeterCatalog implements AutoCloseable {
       List<TableDefinition> tables,
       OpenTelemetry otel,
       InstantSource clock) {
-    return create(hot, cold, tables, otel, clock, List.of());
+    return create(hot, cold, tables, otel, clock, List.of(), DetachMode.PLAIN);
   }
 
   static MeterCatalog create(
@@ -99,8 +103,10 @@ public final class MeterCatalog implements AutoCloseable {
       List<TableDefinition> tables,
       OpenTelemetry otel,
       InstantSource clock,
-      List<AutoCloseable> owned) {
+      List<AutoCloseable> owned,
+      DetachMode detachMode) {
     Objects.requireNonNull(hot, "hot");
+    Objects.requireNonNull(detachMode, "detachMode");
     Objects.requireNonNull(cold, "cold");
     Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
     Objects.requireNonNull(clock, "clock");
@@ -114,7 +120,7 @@ public final class MeterCatalog implements AutoCloseable {
         throw MeterStoreException.invalid("tables", t.name(), "each table name once");
       }
     }
-    return new MeterCatalog(hot, cold, copy, otel, clock, owned);
+    return new MeterCatalog(hot, cold, copy, otel, clock, owned, detachMode);
   }
 
   /** The tables, in the order a cycle visits them. */
@@ -220,9 +226,12 @@ public final class MeterCatalog implements AutoCloseable {
     return query;
   }
 
-  /** A new builder for this catalog's maintenance loop, with the defaults listed there. */
+  /**
+   * A new builder for this catalog's maintenance loop, with the defaults listed there; its detach
+   * mode is the configuration's {@code [hot] detach_mode} when the catalog was opened from one.
+   */
   public MaintenanceBuilder maintenance() {
-    return new MaintenanceBuilder(this);
+    return new MaintenanceBuilder(this).detachMode(detachMode);
   }
 
   /**

@@ -94,7 +94,7 @@ public final class MeterStores {
           config.cold(),
           config.tables().size());
       return MeterCatalog.create(
-          hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened);
+          hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened, hot.detachMode());
     } catch (RuntimeException e) {
       closeAll(opened, e);
       throw e;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -46,11 +47,13 @@ class ConfigDriverIT {
             + db.user()
             + "\"\npassword = \""
             + db.password()
-            + "\"\npool_size = 2\n\n[cold]\nwarehouse = \""
+            + "\"\npool_size = 2\ndetach_mode = \"concurrently\"\n\n[cold]\nwarehouse = \""
             + dir.resolve("warehouse").toUri()
             + "\"\n\n[[tables]]\nname = \"lastgang\"\nsettlement_lag = \"1d\"\n",
         StandardCharsets.UTF_8);
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
+      // The configured detach mode is the loop's default: this archive detaches CONCURRENTLY.
+      assertThat(c.maintenance().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
       c.createTables(DAY1);
       c.write("lastgang", EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
       assertThat(c.archive(NOW, 8).healthy()).isTrue();

@@ -21,6 +21,7 @@ import org.meterstore.api.table.TimeModel;
 import org.meterstore.cold.CatalogKind;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotSettings;
+import org.meterstore.hot.partition.DetachMode;
 
 /**
  * Reads the TOML tree into the configuration records, section by section; each {@link Section}
@@ -75,9 +76,19 @@ final class ConfigReader {
             s.secret("password"),
             s.integer("pool_size", HotConfig.DEFAULT_POOL_SIZE, 1, 1000),
             s.duration("ddl_lock_timeout", HotSettings.DEFAULT_DDL_LOCK_TIMEOUT),
-            s.string("schema", HotSettings.DEFAULT_SCHEMA));
+            s.string("schema", HotSettings.DEFAULT_SCHEMA),
+            detachMode(s));
     s.finish();
     return h;
+  }
+
+  private static DetachMode detachMode(Section s) {
+    String mode = s.string("detach_mode", "plain");
+    return switch (mode) {
+      case "plain" -> DetachMode.PLAIN;
+      case "concurrently" -> DetachMode.CONCURRENTLY;
+      default -> throw s.invalid("detach_mode", mode, "plain or concurrently");
+    };
   }
 
   private ColdSection cold(Section s) {

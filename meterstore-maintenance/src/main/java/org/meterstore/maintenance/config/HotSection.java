@@ -5,6 +5,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotSettings;
+import org.meterstore.hot.partition.DetachMode;
 
 /**
  * The {@code [hot]} section: where the PostgreSQL hot tier is and how MeterStore behaves in it.
@@ -18,6 +19,9 @@ import org.meterstore.hot.HotSettings;
  * @param ddlLockTimeout how long one DDL statement may wait for its lock (default 3 s; zero
  *     disables)
  * @param schema MeterStore's schema (default {@code meterstore})
+ * @param detachMode how the maintenance loop detaches a due partition (default {@link
+ *     DetachMode#PLAIN}; {@link DetachMode#CONCURRENTLY} keeps inserts flowing while a long reader
+ *     holds the partition)
  */
 public record HotSection(
     String url,
@@ -25,7 +29,8 @@ public record HotSection(
     Secret password,
     int poolSize,
     Duration ddlLockTimeout,
-    String schema) {
+    String schema,
+    DetachMode detachMode) {
 
   /** The embedded default with default settings. */
   public static final HotSection DEFAULTS =
@@ -35,7 +40,8 @@ public record HotSection(
           null,
           HotConfig.DEFAULT_POOL_SIZE,
           HotSettings.DEFAULT_DDL_LOCK_TIMEOUT,
-          HotSettings.DEFAULT_SCHEMA);
+          HotSettings.DEFAULT_SCHEMA,
+          DetachMode.PLAIN);
 
   /** Validates every component ({@code CONFIG}). */
   public HotSection {
@@ -49,6 +55,9 @@ public record HotSection(
           ErrorKind.CONFIG, "Invalid hot.pool_size: " + poolSize + " (1 to 1000 connections)");
     }
     settings(schema, ddlLockTimeout, null);
+    if (detachMode == null) {
+      throw new MeterStoreException(ErrorKind.CONFIG, "Invalid hot.detach_mode: none given");
+    }
   }
 
   /** Whether this section asks for the embedded default (no url). */
@@ -85,6 +94,8 @@ public record HotSection(
         + ddlLockTimeout
         + ", schema="
         + schema
+        + ", detachMode="
+        + detachMode
         + "]";
   }
 }

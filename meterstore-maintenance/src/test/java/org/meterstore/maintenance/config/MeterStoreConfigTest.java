@@ -20,6 +20,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TimeModel;
 import org.meterstore.cold.CatalogKind;
 import org.meterstore.cold.ColdConfig;
+import org.meterstore.hot.partition.DetachMode;
 
 class MeterStoreConfigTest {
   private static final Path BASE = Path.of("/srv/meterstore");
@@ -37,6 +38,7 @@ class MeterStoreConfigTest {
       pool_size = 16
       ddl_lock_timeout = "500ms"
       schema = "ms"
+      detach_mode = "concurrently"
 
       [cold]
       catalog = "jdbc"
@@ -111,6 +113,7 @@ class MeterStoreConfigTest {
     assertThat(c.hot().poolSize()).isEqualTo(16);
     assertThat(c.hot().ddlLockTimeout()).isEqualTo(Duration.ofMillis(500));
     assertThat(c.hot().schema()).isEqualTo("ms");
+    assertThat(c.hot().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
     assertThat(c.hot().embedded()).isFalse();
 
     assertThat(c.cold().catalog()).isEqualTo(CatalogKind.JDBC);
@@ -155,6 +158,7 @@ class MeterStoreConfigTest {
     assertThat(c.hot().poolSize()).isEqualTo(8);
     assertThat(c.hot().ddlLockTimeout()).isEqualTo(Duration.ofSeconds(3));
     assertThat(c.hot().schema()).isEqualTo("meterstore");
+    assertThat(c.hot().detachMode()).isEqualTo(DetachMode.PLAIN);
     assertThat(c.cold().catalog()).isEqualTo(CatalogKind.JDBC);
     assertThat(c.cold().namespace()).isEqualTo("meterstore");
     assertThat(c.cold().targetFileSizeBytes()).isEqualTo(ColdConfig.DEFAULT_TARGET_FILE_SIZE);
@@ -233,6 +237,11 @@ class MeterStoreConfigTest {
         ENV,
         "privacy.anonymise_after_years");
     assertConfigError(FULL.replace("schema = \"ms\"", "schema = \"Ms\""), ENV, "hot.schema");
+    assertConfigError(
+        FULL.replace("detach_mode = \"concurrently\"", "detach_mode = \"later\""),
+        ENV,
+        "hot.detach_mode",
+        "plain or concurrently");
     assertConfigError(
         FULL.replace("catalog = \"jdbc\"", "catalog = \"glue\""),
         ENV,
