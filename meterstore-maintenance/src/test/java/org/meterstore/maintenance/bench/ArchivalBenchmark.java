@@ -82,7 +82,12 @@ public final class ArchivalBenchmark {
           Connection c = pg.getPostgresDatabase().getConnection()) {
         long made = fill(hot, c, rows);
         Schema schema = cold.table(TABLE).icebergTable().schema();
-        Measured copy = measure(() -> copyToParquet(c, schema, warehouse.resolve("plain.parquet")));
+        // -Darchival.baseline=false skips the COPY TO + Parquet line (for quick iterations only: a
+        // recorded run needs the baseline of the same run).
+        Measured copy =
+            Boolean.parseBoolean(System.getProperty("archival.baseline", "true"))
+                ? measure(() -> copyToParquet(c, schema, warehouse.resolve("plain.parquet")))
+                : new Measured(1, 1, 0, 0, 0, 0, 0, 0, 0);
         Measured read = measure(() -> readOnly(hot));
         Archiver archiver = new Archiver(hot, cold, ArchivalSettings.defaults(), noop());
         AtomicReference<ArchivalRun> run = new AtomicReference<>();
@@ -264,7 +269,10 @@ public final class ArchivalBenchmark {
       long baselineHeap,
       long peakHeap,
       double loadBefore,
-      double loadAfter) {}
+      double loadAfter,
+      double jvmCpuSeconds,
+      double postgresCpuSeconds,
+      double gcSeconds) {}
 
   private interface Side {
     long run() throws Exception;
@@ -290,13 +298,75 @@ public final class ArchivalBenchmark {
             });
     sampler.setDaemon(true);
     sampler.start();
+    double gcBefore = gcSeconds();
+    double jvmBefore = jvmCpuSeconds();
+    double pgBefore = postgresCpuSeconds();
     long started = System.nanoTime();
     long rows = side.run();
     double seconds = (System.nanoTime() - started) / 1e9;
+    double jvm = jvmCpuSeconds() - jvmBefore;
+    double pg = postgresCpuSeconds() - pgBefore;
+    double gc = gcSeconds() - gcBefore;
     sampler.interrupt();
     sampler.join();
     double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    return new Measured(rows, seconds, baseline, peak.get(), loadBefore, loadAfter);
+    return new Measured(rows, seconds, baseline, peak.get(), loadBefore, loadAfter, jvm, pg, gc);
+  }
+
+  /** Time the JVM's collectors report having spent, summed over collectors. */
+  private static double gcSeconds() {
+    long millis = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc :
+        ManagementFactory.getGarbageCollectorMXBeans()) {
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return millis / 1000.0;
+  }
+
+  /** CPU seconds this JVM has used, all threads (NaN where the platform does not tell). */
+  private static double jvmCpuSeconds() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() / 1e9
+        : Double.NaN;
+  }
+
+  /**
+   * CPU seconds used by PostgreSQL's processes on this machine, read from {@code /proc}: user and
+   * system time of every process named {@code postgres}, plus that of its reaped children (ended
+   * backends are counted in the postmaster's). NaN without {@code /proc}.
+   */
+  private static double postgresCpuSeconds() {
+    Path proc = Path.of("/proc");
+    if (!Files.isDirectory(proc)) {
+      return Double.NaN;
+    }
+    long ticks = 0;
+    try (java.util.stream.Stream<Path> entries = Files.list(proc)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        if (!p.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String stat = Files.readString(p.resolve("stat"));
+          int open = stat.indexOf('(');
+          int close = stat.lastIndexOf(')');
+          if (!stat.substring(open + 1, close).equals("postgres")) {
+            continue;
+          }
+          String[] f = stat.substring(close + 2).split(" ");
+          // fields 14-17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3)
+          for (int i = 11; i <= 14; i++) {
+            ticks += Long.parseLong(f[i]);
+          }
+        } catch (IOException | RuntimeException e) {
+          // the process ended while being read
+        }
+      }
+    } catch (IOException e) {
+      return Double.NaN;
+    }
+    return ticks / 100.0;
   }
 
   /**
@@ -330,13 +400,16 @@ public final class ArchivalBenchmark {
     System.out.printf(
         Locale.ROOT,
         "%-58s %,10.0f rows/s (%,d rows in %.1f s), heap growth peak %,d MiB,"
-            + " load average %.1f -> %.1f%n",
+            + " load average %.1f -> %.1f, CPU s: JVM %.1f, PostgreSQL %.1f; GC %.1f s%n",
         what,
         m.rows() / m.seconds(),
         m.rows(),
         m.seconds(),
         (m.peakHeap() - m.baselineHeap()) >> 20,
         m.loadBefore(),
-        m.loadAfter());
+        m.loadAfter(),
+        m.jvmCpuSeconds(),
+        m.postgresCpuSeconds(),
+        m.gcSeconds());
   }
 }
