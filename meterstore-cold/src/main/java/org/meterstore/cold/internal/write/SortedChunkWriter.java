@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,11 +26,9 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.ClusteredDataWriter;
-import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.io.PartitioningWriter;
+import org.apache.iceberg.io.RollingDataWriter;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
@@ -38,22 +37,44 @@ import org.meterstore.cold.internal.layout.InternalRow;
 import org.meterstore.cold.internal.layout.RowConverter;
 
 /**
- * Writes rows as Parquet data files of a table, sorted by partition, {@code malo_id} and {@code
- * from}, holding at most one chunk of rows in memory.
+ * Writes rows as Parquet data files of a table, each file sorted by {@code (malo_id, from)},
+ * holding a few thousand rows in memory when the input comes grouped by MaLo and at most one chunk
+ * of rows otherwise.
  *
- * <p>Why chunks: archival streams a partition that can be larger than memory. Each chunk is sorted
- * and written with one clustered writer, so every file is sorted by {@code (malo_id, from)}, but a
- * partition that spans several chunks gets several files whose key ranges may overlap. With the
- * default chunk of 100 000 rows and daily windows of a few million rows that means a few dozen
- * files per window; compaction (out of band) can merge them. A failure deletes every file this call
- * wrote.
+ * <p>Archival's input is the hot partition in primary-key order, which starts with {@code malo_id}:
+ * every MaLo's rows come together and the MaLos ascend. Such input is written in blocks of whole
+ * MaLos (as soon as {@link #STREAM_BLOCK_ROWS} rows or half a chunk, whichever is less, are held at
+ * a MaLo boundary), each sorted by {@code (malo_id, from)} (a MaLo's channels are merged by {@code
+ * from}) and appended to the open file of each row's partition; only a MaLo of more than half a
+ * chunk of rows is split. Input in any other order is recognised at the first MaLo that does not
+ * ascend and is from then on sorted and written in chunks of {@code chunkRows} rows.
  *
- * <p>Rows are buffered and written in Iceberg's internal representation ({@link
- * RowConverter#toInternal}: microseconds, days) through {@link InternalParquetWriterFactory}, and
- * each buffered row carries a primitive sort key; the partition key is computed once per run of
- * rows that share it.
+ * <p>A file only ever receives keys in non-decreasing order: a row that would break it ends its
+ * partition's file and starts a new one, so every file is sorted whatever the input. Once the open
+ * files hold {@code chunkRows} rows they end (at a MaLo boundary for grouped input), so files cover
+ * narrow, mostly disjoint {@code malo_id} ranges that file statistics prune for a location's query;
+ * files also roll at the target size. A failure deletes every file this call wrote.
+ *
+ * <p>Rows are written in Iceberg's internal representation ({@link RowConverter#toInternal}:
+ * microseconds, days) through {@link InternalParquetWriterFactory}; the partition key is computed
+ * once per run of rows that share it.
  */
 public final class SortedChunkWriter {
+  /**
+   * Files open at once, one per partition; a row of another partition ends the least recently
+   * written one. A window lies in one or two months, so this only bites for corrections spread over
+   * many partitions, and bounds the Parquet buffers they hold.
+   */
+  static final int MAX_OPEN_FILES = 8;
+
+  /**
+   * Rows held before writing while the input comes grouped by MaLo in ascending order. Small, so
+   * that archival holds a few thousand rows instead of a chunk, yet large enough that input in
+   * another order is recognised (at the first MaLo that does not ascend) before anything is
+   * written, and is then sorted in chunks.
+   */
+  static final int STREAM_BLOCK_ROWS = 4096;
+
   private final Table table;
   private final TableDefinition definition;
   private final int chunkRows;
@@ -118,25 +139,40 @@ public final class SortedChunkWriter {
             .format(FileFormat.PARQUET)
             .operationId(UUID.randomUUID().toString())
             .build();
-    InternalParquetWriterFactory factory = new InternalParquetWriterFactory(table);
-    List<DataFile> written = new ArrayList<>();
+    OpenFiles open = new OpenFiles(new InternalParquetWriterFactory(table), files);
     try {
-      List<Keyed> chunk = new ArrayList<>(Math.min(chunkRows, 1 << 20));
       Partitioner partitioner = new Partitioner();
+      // Rows not yet written: while the input comes grouped by MaLo in ascending order, fewer
+      // than a block plus the current MaLo's; otherwise at most one chunk.
+      List<Keyed> pending = new ArrayList<>();
+      // Half a chunk at most, so that a MaLo is split only when it has more than half a chunk of
+      // rows.
+      int block = Math.max(1, Math.min(chunkRows / 2, STREAM_BLOCK_ROWS));
+      boolean grouped = true;
+      Keyed previous = null;
       while (rows.hasNext()) {
         Object[] row = rows.next();
         check.accept(row);
         digest.add(row);
-        chunk.add(partitioner.keyed(converter.toInternal(row)));
-        if (chunk.size() >= chunkRows) {
-          flush(chunk, partitioner, factory, files, written);
-          chunk.clear();
+        Keyed keyed = partitioner.keyed(converter.toInternal(row));
+        if (previous != null && !keyed.malo().equals(previous.malo())) {
+          grouped &= keyed.malo().compareTo(previous.malo()) > 0;
+          if (grouped && pending.size() >= block) {
+            open.append(pending); // every MaLo in it is complete
+          }
         }
+        if (pending.size() >= chunkRows) {
+          open.append(pending);
+        }
+        pending.add(keyed);
+        previous = keyed;
       }
-      flush(chunk, partitioner, factory, files, written);
-      return new Written(List.copyOf(written), digest.digest());
+      open.append(pending);
+      open.closeAll();
+      return new Written(List.copyOf(open.written), digest.digest());
     } catch (RuntimeException e) {
-      deleteQuietly(table.io(), written);
+      open.abort();
+      deleteQuietly(table.io(), open.written);
       throw e;
     }
   }
@@ -152,32 +188,11 @@ public final class SortedChunkWriter {
     }
   }
 
-  /**
-   * One record with its sort key: the rank of its partition among the chunk's partitions (by path),
-   * the MaLo id and {@code from} in microseconds.
-   */
+  /** One record with its partition and its sort key: the MaLo id and {@code from} in micros. */
   private record Keyed(InternalRow record, Partition partition, String malo, long from) {}
 
-  /** A partition of the chunk: computed once per run of rows that share it. */
-  private static final class Partition {
-    final PartitionKey key;
-    final String path;
-    int rank;
-
-    Partition(PartitionKey key) {
-      this.key = key;
-      this.path = key.toPath();
-    }
-  }
-
-  private static final Comparator<Keyed> ORDER =
+  private static final Comparator<Keyed> BY_MALO_FROM =
       (a, b) -> {
-        if (a.partition() != b.partition()) {
-          int c = Integer.compare(a.partition().rank, b.partition().rank);
-          if (c != 0) {
-            return c;
-          }
-        }
         if (a.malo() != b.malo()) {
           int c = a.malo().compareTo(b.malo());
           if (c != 0) {
@@ -188,11 +203,118 @@ public final class SortedChunkWriter {
       };
 
   /**
-   * Computes rows' partitions, reusing one key. When the spec is MeterStore's {@code
-   * identity(<identity columns>)…, month(from)} (see {@link #monthly}), a row whose {@code from}
-   * lies in the previous row's month and whose identity values equal the previous row's has the
-   * previous row's partition: the common case (a window lies in one month), which then costs two
-   * comparisons instead of the transforms and a key. Any other spec computes every row's key.
+   * A partition of the input, one object per distinct partition key, with its open file (if any)
+   * and the last key that file received.
+   */
+  private static final class Partition {
+    final PartitionKey key;
+    RollingDataWriter<StructLike> writer;
+    String lastMalo;
+    long lastFrom;
+
+    Partition(PartitionKey key) {
+      this.key = key;
+    }
+
+    /** Whether {@code k} may follow the open file's last row without breaking its order. */
+    boolean continues(Keyed k) {
+      if (k.malo() != lastMalo) {
+        int c = k.malo().compareTo(lastMalo);
+        if (c != 0) {
+          return c > 0;
+        }
+      }
+      return k.from() >= lastFrom;
+    }
+  }
+
+  /** The open files, at most {@link #MAX_OPEN_FILES}, and the files already closed. */
+  private final class OpenFiles {
+    private final InternalParquetWriterFactory factory;
+    private final OutputFileFactory files;
+    // Access order: the eldest entry is the least recently written partition.
+    private final LinkedHashMap<Partition, Boolean> open = new LinkedHashMap<>(16, 0.75f, true);
+    final List<DataFile> written = new ArrayList<>();
+    private long rowsOpen;
+
+    OpenFiles(InternalParquetWriterFactory factory, OutputFileFactory files) {
+      this.factory = factory;
+      this.files = files;
+    }
+
+    /**
+     * Sorts {@code rows} by {@code (malo_id, from)} (stable, and about linear for rows already
+     * grouped by MaLo), appends them to their partitions' files and empties the list.
+     */
+    void append(List<Keyed> rows) {
+      if (rows.isEmpty()) {
+        return;
+      }
+      rows.sort(BY_MALO_FROM);
+      PartitionSpec spec = table.spec();
+      for (Keyed k : rows) {
+        Partition p = k.partition();
+        if (p.writer != null && !p.continues(k)) {
+          close(p);
+        }
+        if (p.writer == null) {
+          if (open.size() >= MAX_OPEN_FILES) {
+            close(open.keySet().iterator().next());
+          }
+          p.writer =
+              new RollingDataWriter<>(factory, files, table.io(), targetFileSizeBytes, spec, p.key);
+        }
+        open.put(p, Boolean.TRUE);
+        p.writer.write(k.record());
+        p.lastMalo = k.malo();
+        p.lastFrom = k.from();
+      }
+      rowsOpen += rows.size();
+      rows.clear();
+      if (rowsOpen >= chunkRows) {
+        closeAll();
+      }
+    }
+
+    private void close(Partition p) {
+      open.remove(p);
+      RollingDataWriter<StructLike> w = p.writer;
+      p.writer = null;
+      try {
+        w.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        written.addAll(w.result().dataFiles());
+      }
+    }
+
+    void closeAll() {
+      for (Partition p : List.copyOf(open.keySet())) {
+        close(p);
+      }
+      rowsOpen = 0;
+    }
+
+    /** Closes every open file after a failure, keeping what was written so it can be deleted. */
+    void abort() {
+      for (Partition p : List.copyOf(open.keySet())) {
+        try {
+          close(p);
+        } catch (RuntimeException e) {
+          // The original failure is what the caller sees; the file is left for orphan removal.
+        }
+      }
+    }
+  }
+
+  /**
+   * Computes rows' partitions, one {@link Partition} per distinct key. When the spec is
+   * MeterStore's {@code identity(<identity columns>)…, month(from)} (see {@link #monthly}), a row
+   * whose {@code from} lies in the previous row's month and whose identity values equal the
+   * previous row's has the previous row's partition: the common case (a window lies in one month),
+   * which then costs two comparisons instead of the transforms and a key. Any other spec computes
+   * every row's key.
    */
   private final class Partitioner {
     private final PartitionKey scratch = new PartitionKey(table.spec(), table.schema());
@@ -233,46 +355,6 @@ public final class SortedChunkWriter {
         }
       }
       return true;
-    }
-
-    /** Ranks the partitions seen by path, for the sort, and forgets them. */
-    List<Partition> rankAndReset() {
-      List<Partition> partitions = new ArrayList<>(seen.values());
-      partitions.sort(Comparator.comparing(p -> p.path));
-      for (int i = 0; i < partitions.size(); i++) {
-        partitions.get(i).rank = i;
-      }
-      seen.clear();
-      last = null;
-      return partitions;
-    }
-  }
-
-  private void flush(
-      List<Keyed> chunk,
-      Partitioner partitioner,
-      InternalParquetWriterFactory factory,
-      OutputFileFactory files,
-      List<DataFile> written) {
-    if (chunk.isEmpty()) {
-      return;
-    }
-    partitioner.rankAndReset();
-    chunk.sort(ORDER);
-    PartitionSpec spec = table.spec();
-    PartitioningWriter<StructLike, DataWriteResult> writer =
-        new ClusteredDataWriter<>(factory, files, table.io(), targetFileSizeBytes);
-    try {
-      for (Keyed k : chunk) {
-        writer.write(k.record(), spec, k.partition().key);
-      }
-    } finally {
-      try {
-        writer.close();
-        written.addAll(writer.result().dataFiles());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 }
