@@ -18,8 +18,8 @@ import org.meterstore.api.MeterStoreException;
  * @param s3 S3-compatible storage settings, or null for the local filesystem
  * @param targetFileSizeBytes the Parquet file size a writer aims at, in bytes (default 128 MiB); at
  *     least 1 MiB
- * @param chunkRows how many rows a writer sorts in memory at once (default 100 000); files are
- *     sorted within each chunk, see {@link ColdTable#archive}
+ * @param chunkRows the rows a writer holds and sorts at most when its input is not grouped by MaLo,
+ *     and about the rows of one data file (default 100 000), see {@link ColdTable#archive}
  * @param commitPolicy MeterStore's commit retry
  * @param customCatalog the caller's catalog for {@link CatalogKind#CUSTOM} (not closed by
  *     MeterStore), else null

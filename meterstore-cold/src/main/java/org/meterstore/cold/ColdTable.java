@@ -67,8 +67,10 @@ public interface ColdTable {
    *
    * <p>{@code rows} is iterated once per commit attempt (so it must be re-iterable, e.g. a fresh
    * keyset cursor over the detached partition) and never held in memory beyond one chunk of {@link
-   * ColdConfig#chunkRows()} rows: each chunk is sorted by partition, {@code malo_id}, {@code from}
-   * and written out, so files are sorted internally but a partition may get one file per chunk.
+   * ColdConfig#chunkRows()} rows. Every file is sorted by {@code (malo_id, from)}. Rows grouped by
+   * MaLo in ascending order (the hot tier's primary-key order) are written a few thousand at a time
+   * into files of about one chunk of rows each, covering disjoint MaLo ranges; rows in any other
+   * order are sorted a chunk at a time.
    *
    * <p>Each attempt re-reads the table first. It returns {@link
    * org.meterstore.cold.commit.ArchiveStatus#LOST_RACE} without writing when another commit moved W

@@ -89,7 +89,12 @@ public final class ArchivalBenchmark {
                 ? measure(() -> copyToParquet(c, schema, warehouse.resolve("plain.parquet")))
                 : new Measured(1, 1, 0, 0, 0, 0, 0, 0, 0);
         Measured read = measure(() -> readOnly(hot));
-        Archiver archiver = new Archiver(hot, cold, ArchivalSettings.defaults(), noop());
+        ArchivalSettings settings = ArchivalSettings.defaults();
+        String sourceChunk = System.getProperty("archival.sourceChunkRows");
+        if (sourceChunk != null) {
+          settings = settings.withSourceChunkRows(Integer.parseInt(sourceChunk));
+        }
+        Archiver archiver = new Archiver(hot, cold, settings, noop());
         AtomicReference<ArchivalRun> run = new AtomicReference<>();
         Measured archival =
             measure(
