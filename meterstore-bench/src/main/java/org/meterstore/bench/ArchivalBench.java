@@ -35,7 +35,7 @@ import org.meterstore.maintenance.archival.Archiver;
 import org.postgresql.PGConnection;
 
 /**
- * Benchmark 2, archival: {@code Archiver.run} over one daily window (keyset reads, sort chunks,
+ * Benchmark 2, archival: {@code Archiver.run} over one daily window (keyset reads, sorted blocks,
  * Parquet, the Iceberg commit, the digest re-check) against {@code COPY … TO STDOUT} of the same
  * partition parsed into Iceberg records and appended to one Parquet file (no sort, no commit, no
  * digest), with the heap each side retains.

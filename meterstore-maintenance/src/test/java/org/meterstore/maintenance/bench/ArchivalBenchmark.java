@@ -392,7 +392,7 @@ public final class ArchivalBenchmark {
   private static void report(long made, ArchivalRun run, Measured archival, Measured copy)
       throws IOException {
     System.out.printf(Locale.ROOT, "window: %,d rows; archival run: %s%n", made, run.status());
-    print("MeterStore archival (keyset COPY, sort chunks, commit, digest)", archival);
+    print("MeterStore archival (keyset COPY, sorted blocks, commit, digest)", archival);
     print("COPY TO + one Parquet file (no sort, no commit)", copy);
     System.out.printf(
         Locale.ROOT,
