@@ -87,7 +87,11 @@ class CachingValueWritersTest {
     DataFile theirsFile = write(icebergWriter(table, theirs, ICEBERG), rows, converter);
 
     List<Record> read = read(ours, schema);
-    assertThat(read).containsExactlyElementsOf(read(theirs, schema));
+    List<Record> reference = read(theirs, schema);
+    assertThat(read).hasSameSizeAs(rows).hasSameSizeAs(reference);
+    for (int i = 0; i < rows.size(); i++) {
+      assertThat(read.get(i)).as("row %s", i).isEqualTo(reference.get(i));
+    }
     RowConverter back = new RowConverter(TABLE, schema);
     for (int i = 0; i < rows.size(); i++) {
       assertThat(back.toRow(read.get(i))).as("row %s", i).containsExactly(expected(rows.get(i)));
