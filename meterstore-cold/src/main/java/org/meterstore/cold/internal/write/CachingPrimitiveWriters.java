@@ -2,8 +2,11 @@ package org.meterstore.cold.internal.write;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import org.apache.iceberg.parquet.ParquetValueWriter;
+import org.apache.iceberg.parquet.ParquetValueWriters;
 import org.apache.iceberg.parquet.ParquetValueWriters.PrimitiveWriter;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.io.api.Binary;
 
 /**
@@ -16,7 +19,8 @@ import org.apache.parquet.io.api.Binary;
  * decimal. These writers convert a value once and write the same result while the same object comes
  * again. Only immutable JDK types are cached ({@code String}, {@code BigDecimal} itself, not a
  * subclass): a mutable {@code CharSequence} could change between two rows while staying the same
- * object, so it is converted every time.
+ * object, so it is converted every time. A string equal to the previous one but another object
+ * reuses the previous {@link Binary} too (one {@code equals} instead of an encoding).
  *
  * <p>Every cached {@link Binary} is a constant over a byte array that nothing writes to after it
  * was made, so Parquet's dictionary, statistics and bloom filters may keep it without copying. The
@@ -27,37 +31,41 @@ import org.apache.parquet.io.api.Binary;
 final class CachingPrimitiveWriters {
   private CachingPrimitiveWriters() {}
 
-  /** UTF-8 strings (Iceberg {@code string}, Parquet {@code BINARY} annotated {@code STRING}). */
+  /**
+   * UTF-8 strings (Iceberg {@code string}, Parquet {@code BINARY} annotated {@code STRING}). Any
+   * {@code CharSequence} other than a {@code String} goes to Iceberg's own string writer on the
+   * same column, uncached.
+   */
   static final class StringWriter extends PrimitiveWriter<CharSequence> {
+    private final ParquetValueWriter<CharSequence> other;
     private String last;
     private Binary lastBinary;
 
     StringWriter(ColumnDescriptor desc) {
       super(desc);
+      this.other = ParquetValueWriters.strings(desc);
     }
 
     @Override
     public void write(int repetitionLevel, CharSequence value) {
-      column.writeBinary(repetitionLevel, binary(value));
+      if (value != last) {
+        if (!(value instanceof String)) {
+          other.write(repetitionLevel, value);
+          return;
+        }
+        String s = (String) value;
+        if (!s.equals(last)) {
+          lastBinary = Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
+        }
+        last = s;
+      }
+      column.writeBinary(repetitionLevel, lastBinary);
     }
 
-    private Binary binary(CharSequence value) {
-      if (value == last) {
-        return lastBinary;
-      }
-      if (!(value instanceof String)) {
-        return constant(value.toString());
-      }
-      String s = (String) value;
-      if (!s.equals(last)) {
-        lastBinary = constant(s);
-      }
-      last = s;
-      return lastBinary;
-    }
-
-    private static Binary constant(String s) {
-      return Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
+    @Override
+    public void setColumnStore(ColumnWriteStore columnStore) {
+      super.setColumnStore(columnStore);
+      other.setColumnStore(columnStore);
     }
   }
 

@@ -37,8 +37,16 @@ import org.meterstore.cold.internal.layout.TableLayout;
  * thread's CPU time) per round and the ratio of the medians. The rows are built in memory first, so
  * the figures are the Parquet write alone.
  *
- * <p>Arguments: rows (default 2,000,000), rounds (default 3). Run with {@code -Xmx2g}; see
- * docs/benchmarks.md for the command.
+ * <p>Arguments: rows (default 2,000,000), rounds (default 3). From the repository root:
+ *
+ * <pre>{@code
+ * mvn -B -ntp -q -pl meterstore-cold -am test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+ * mkdir -p meterstore-cold/target/tmp
+ * java -Xmx2g -Djava.io.tmpdir=meterstore-cold/target/tmp \
+ *   -cp meterstore-cold/target/test-classes:meterstore-cold/target/classes:$(cat meterstore-cold/target/bench.classpath) \
+ *   org.meterstore.cold.internal.write.CachingValueWritersBenchmark 2000000 3
+ * }</pre>
  */
 public final class CachingValueWritersBenchmark {
   private static final TableDefinition TABLE = TableDefinition.interval("lastgang");

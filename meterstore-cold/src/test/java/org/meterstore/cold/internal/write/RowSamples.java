@@ -88,7 +88,7 @@ final class RowSamples {
     switch (column.type()) {
       case TEXT:
         if (random.nextInt(100) < longTextPercent) {
-          return string(random, 40 + random.nextInt(120));
+          return string(random, 200 + random.nextInt(400));
         }
         return random.nextBoolean()
             ? TEXTS.get(random.nextInt(TEXTS.size()))
