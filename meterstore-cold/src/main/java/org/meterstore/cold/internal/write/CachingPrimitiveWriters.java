@@ -19,8 +19,8 @@ import org.apache.parquet.io.api.Binary;
  * decimal. These writers convert a value once and write the same result while the same object comes
  * again. Only immutable JDK types are cached ({@code String}, {@code BigDecimal} itself, not a
  * subclass): a mutable {@code CharSequence} could change between two rows while staying the same
- * object, so it is converted every time. A string equal to the previous one but another object
- * reuses the previous {@link Binary} too (one {@code equals} instead of an encoding).
+ * object, so it goes to Iceberg's writer every time. A string equal to the previous one but another
+ * object reuses the previous {@link Binary} too (one {@code equals} instead of an encoding).
  *
  * <p>Every cached {@link Binary} is a constant over a byte array that nothing writes to after it
  * was made, so Parquet's dictionary, statistics and bloom filters may keep it without copying. The
