@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.parquet.InternalWriter;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
@@ -17,7 +16,8 @@ import org.apache.iceberg.parquet.Parquet;
  * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
  * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
  * filters, sizes), metrics configuration and sort order, as Iceberg's generic writer factory would
- * use them, but without converting each timestamp to and from an {@code OffsetDateTime}. Data files
+ * use them, but without converting each timestamp to and from an {@code OffsetDateTime}, and with
+ * {@link CachingValueWriters}, which convert a value repeated as the same object once. Data files
  * only: MeterStore writes no delete files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
@@ -33,7 +33,7 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
     try {
       return Parquet.writeData(file)
           .forTable(table)
-          .createWriterFunc(InternalWriter::createWriter)
+          .createWriterFunc(CachingValueWriters::create)
           .withSpec(spec)
           .withPartition(partition)
           .withSortOrder(table.sortOrder())
