@@ -1,14 +1,22 @@
 package org.meterstore.cold;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
@@ -122,5 +130,32 @@ final class ColdFixtures {
   /** How many rows {@code rows} has; closes it. */
   static long count(CloseableIterable<Object[]> rows) {
     return canonical(rows).size();
+  }
+
+  /** Every record of one Parquet data file of {@code table}, in file order. */
+  static List<Record> readFile(Table table, String location) throws IOException {
+    List<Record> records = new ArrayList<>();
+    try (CloseableIterable<Record> r =
+        Parquet.read(table.io().newInputFile(location))
+            .project(table.schema())
+            .createReaderFunc(fs -> GenericParquetReaders.buildReader(table.schema(), fs))
+            .build()) {
+      r.forEach(records::add);
+    }
+    return records;
+  }
+
+  /** Asserts that {@code records} are sorted by {@code (malo_id, from)}. */
+  static void assertSorted(List<Record> records) {
+    for (int i = 1; i < records.size(); i++) {
+      Record a = records.get(i - 1);
+      Record b = records.get(i);
+      int byMalo = ((String) a.getField("malo_id")).compareTo((String) b.getField("malo_id"));
+      assertThat(byMalo).isLessThanOrEqualTo(0);
+      if (byMalo == 0) {
+        assertThat((OffsetDateTime) a.getField("from"))
+            .isBeforeOrEqualTo((OffsetDateTime) b.getField("from"));
+      }
+    }
   }
 }

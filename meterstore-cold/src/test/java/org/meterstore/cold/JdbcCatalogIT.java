@@ -27,9 +27,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,7 +142,7 @@ class JdbcCatalogIT {
         files++;
         assertThat(task.file().location()).endsWith(".parquet");
         assertThat(task.file().sortOrderId()).isEqualTo(iceberg.sortOrder().orderId());
-        assertSorted(readFile(iceberg, task.file().location()));
+        ColdFixtures.assertSorted(ColdFixtures.readFile(iceberg, task.file().location()));
       }
     }
     // 384 rows in chunks of 100: one file per chunk in the single month partition.
@@ -210,8 +208,8 @@ class JdbcCatalogIT {
         String fileTenant = task.file().partition().get(0, CharSequence.class).toString();
         int fileMonth = task.file().partition().get(1, Integer.class);
         partitions.add(fileTenant + "/" + fileMonth);
-        List<Record> records = readFile(iceberg, task.file().location());
-        assertSorted(records);
+        List<Record> records = ColdFixtures.readFile(iceberg, task.file().location());
+        ColdFixtures.assertSorted(records);
         for (Record r : records) {
           OffsetDateTime t = (OffsetDateTime) r.getField("from");
           assertThat(r.getField("tenant")).isEqualTo(fileTenant);
@@ -291,31 +289,6 @@ class JdbcCatalogIT {
     }
     try (Stream<Path> files = Files.walk(dir)) {
       return files.filter(p -> p.toString().endsWith(".parquet")).count();
-    }
-  }
-
-  private static List<Record> readFile(Table table, String location) throws IOException {
-    List<Record> records = new ArrayList<>();
-    try (CloseableIterable<Record> r =
-        Parquet.read(table.io().newInputFile(location))
-            .project(table.schema())
-            .createReaderFunc(fs -> GenericParquetReaders.buildReader(table.schema(), fs))
-            .build()) {
-      r.forEach(records::add);
-    }
-    return records;
-  }
-
-  private static void assertSorted(List<Record> records) {
-    for (int i = 1; i < records.size(); i++) {
-      Record a = records.get(i - 1);
-      Record b = records.get(i);
-      int byMalo = ((String) a.getField("malo_id")).compareTo((String) b.getField("malo_id"));
-      assertThat(byMalo).isLessThanOrEqualTo(0);
-      if (byMalo == 0) {
-        assertThat((OffsetDateTime) a.getField("from"))
-            .isBeforeOrEqualTo((OffsetDateTime) b.getField("from"));
-      }
     }
   }
 }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,10 +15,7 @@ import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
@@ -181,7 +177,7 @@ class SortedFilesIT {
         files.add(file);
         assertThat(file.location()).endsWith(".parquet");
         assertThat(file.sortOrderId()).isEqualTo(iceberg.sortOrder().orderId());
-        assertSorted(readFile(iceberg, file.location()));
+        ColdFixtures.assertSorted(ColdFixtures.readFile(iceberg, file.location()));
       }
     }
     return files;
@@ -208,30 +204,5 @@ class SortedFilesIT {
 
   private static String string(ByteBuffer bound) {
     return Conversions.fromByteBuffer(Types.StringType.get(), bound).toString();
-  }
-
-  private static List<Record> readFile(Table table, String location) throws IOException {
-    List<Record> records = new ArrayList<>();
-    try (CloseableIterable<Record> r =
-        Parquet.read(table.io().newInputFile(location))
-            .project(table.schema())
-            .createReaderFunc(fs -> GenericParquetReaders.buildReader(table.schema(), fs))
-            .build()) {
-      r.forEach(records::add);
-    }
-    return records;
-  }
-
-  private static void assertSorted(List<Record> records) {
-    for (int i = 1; i < records.size(); i++) {
-      Record a = records.get(i - 1);
-      Record b = records.get(i);
-      int byMalo = ((String) a.getField("malo_id")).compareTo((String) b.getField("malo_id"));
-      assertThat(byMalo).isLessThanOrEqualTo(0);
-      if (byMalo == 0) {
-        assertThat((OffsetDateTime) a.getField("from"))
-            .isBeforeOrEqualTo((OffsetDateTime) b.getField("from"));
-      }
-    }
   }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.function.BiFunction;
-import org.apache.iceberg.Files;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
@@ -22,7 +21,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.parquet.InternalWriter;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetValueWriter;
 import org.apache.parquet.schema.MessageType;
 import org.meterstore.api.table.TableDefinition;
@@ -113,15 +111,7 @@ public final class CachingValueWritersBenchmark {
     java.nio.file.Files.deleteIfExists(file);
     long cpu = THREADS.getCurrentThreadCpuTime();
     long start = System.nanoTime();
-    DataWriter<StructLike> writer =
-        Parquet.writeData(Files.localOutput(file.toFile()))
-            .forTable(table)
-            .createWriterFunc(function)
-            .withSpec(table.spec())
-            .withPartition(null)
-            .withSortOrder(table.sortOrder())
-            .overwrite()
-            .build();
+    DataWriter<StructLike> writer = CachingValueWritersTest.icebergWriter(table, file, function);
     try (writer) {
       for (StructLike row : data) {
         writer.write(row);

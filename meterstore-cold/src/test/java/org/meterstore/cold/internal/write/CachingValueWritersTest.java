@@ -201,7 +201,8 @@ class CachingValueWritersTest {
         location.toString());
   }
 
-  private static DataWriter<StructLike> icebergWriter(
+  /** A data file writer of {@code table} at {@code file} with the writer function given. */
+  static DataWriter<StructLike> icebergWriter(
       Table table, Path file, BiFunction<Schema, MessageType, ParquetValueWriter<?>> function)
       throws IOException {
     return Parquet.writeData(Files.localOutput(file.toFile()))
