@@ -1,10 +1,12 @@
 package org.meterstore.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.meterstore.cold.ColdFixtures.NOW;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
@@ -127,6 +131,27 @@ class SortedFilesIT {
     assertThat(ColdFixtures.canonical(table.read())).isEqualTo(ColdFixtures.canonical(rows));
     List<DataFile> files = filesSortedAndChecked(table.icebergTable());
     assertThat(files.stream().map(f -> f.partition().toString()).distinct()).hasSize(12);
+  }
+
+  @Test
+  void aRowRefusedAfterFilesWereWrittenLeavesNoFileAndNoCommit(TestDatabase db) throws IOException {
+    ColdTable table = table(db, "refused_late", 1000);
+    TableDefinition def = table.definition();
+    Instant day = Instant.parse("2026-01-31T00:00:00Z");
+    Instant next = day.plus(Duration.ofDays(1));
+    // Twelve MaLos in key order (blocks written, files open and some closed), then one row of a
+    // later MaLo outside the window.
+    List<Object[]> rows = primaryKeyOrder(def, 1, 12, day, next, 15);
+    addDay(rows, def, 13, CHANNELS[0], next, next.plus(Duration.ofMinutes(15)), 15);
+
+    assertThatThrownBy(() -> table.archive(new ArchiveRequest(day, next, NOW, 1), rows))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+        .hasMessageContaining("outside the archival window");
+    assertThat(table.watermark()).isEqualTo(Instant.EPOCH);
+    try (java.util.stream.Stream<java.nio.file.Path> onDisk = Files.walk(warehouse)) {
+      assertThat(onDisk.filter(p -> p.toString().endsWith(".parquet"))).isEmpty();
+    }
   }
 
   /**

@@ -283,10 +283,10 @@ public final class SortedChunkWriter {
       try {
         w.close();
       } catch (IOException e) {
+        // Files it finished before are not known here: orphan removal reclaims them.
         throw new UncheckedIOException(e);
-      } finally {
-        written.addAll(w.result().dataFiles());
       }
+      written.addAll(w.result().dataFiles());
     }
 
     void closeAll() {

@@ -1,20 +1,29 @@
 package org.meterstore.query.internal.exec;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.TreeSet;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
@@ -117,23 +126,106 @@ public final class ColdSource implements ScanSource {
       names.add(spec.name(c));
     }
     Table table = state.iceberg();
-    CloseableIterable<Record> records;
+    PredEval eval = new PredEval(spec, root);
+    if (!resolving) {
+      CloseableIterable<Record> records = read(table, state.snapshotId(), filter, names);
+      Iterator<Object[]> rows = new RecordRows(records.iterator(), columns, spec, eval, checked);
+      return new Cursor(records, rows, spec.projects());
+    }
+    // Versions of one merge key share its `from`, hence its month and its monthly partition: each
+    // month is resolved alone, so memory holds one month of the scan's rows, not the whole scan.
+    List<Expression> parts = monthParts(table, state.snapshotId(), filter);
+    Iterator<Object[]> rows =
+        new Iterator<>() {
+          private int part;
+          private Iterator<Object[]> current = Collections.emptyIterator();
+
+          @Override
+          public boolean hasNext() {
+            while (!current.hasNext() && part < parts.size()) {
+              try (CloseableIterable<Record> records =
+                  read(table, state.snapshotId(), parts.get(part++), names)) {
+                current =
+                    resolve(new RecordRows(records.iterator(), columns, spec, eval, checked))
+                        .iterator();
+              } catch (IOException e) {
+                throw unreachable(new UncheckedIOException(e));
+              }
+            }
+            return current.hasNext();
+          }
+
+          @Override
+          public Object[] next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return current.next();
+          }
+        };
+    return new Cursor(CloseableIterable.empty(), rows, spec.projects());
+  }
+
+  private CloseableIterable<Record> read(
+      Table table, long snapshotId, Expression filter, List<String> names) {
     try {
-      records =
-          IcebergGenerics.read(table)
-              .useSnapshot(state.snapshotId())
-              .where(filter)
-              .select(names)
-              .build();
+      return IcebergGenerics.read(table)
+          .useSnapshot(snapshotId)
+          .where(filter)
+          .select(names)
+          .build();
     } catch (RuntimeException e) {
       throw unreachable(e);
     }
-    PredEval eval = new PredEval(spec, root);
-    Iterator<Object[]> rows = new RecordRows(records.iterator(), columns, spec, eval, checked);
-    if (resolving) {
-      rows = resolve(rows).iterator();
+  }
+
+  /**
+   * {@code filter} split by the UTC months of the data files it selects: one filter per month, each
+   * also bounding {@code from} to that month. Just {@code filter} when a file's partition spec has
+   * no {@code month(from)} field (then the scan is resolved whole).
+   */
+  private List<Expression> monthParts(Table table, long snapshotId, Expression filter) {
+    String from = spec.name(spec.fromColumn());
+    int fromId = table.schema().findField(from).fieldId();
+    TreeSet<Integer> months = new TreeSet<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).filter(filter).planFiles()) {
+      for (FileScanTask task : tasks) {
+        List<PartitionField> fields = task.spec().fields();
+        int position = -1;
+        for (int i = 0; i < fields.size(); i++) {
+          if (fields.get(i).sourceId() == fromId
+              && "month".equals(fields.get(i).transform().toString())) {
+            position = i;
+          }
+        }
+        Integer month = position < 0 ? null : task.file().partition().get(position, Integer.class);
+        if (month == null) {
+          return List.of(filter);
+        }
+        months.add(month);
+      }
+    } catch (IOException e) {
+      throw unreachable(new UncheckedIOException(e));
+    } catch (RuntimeException e) {
+      throw unreachable(e);
     }
-    return new Cursor(records, rows, spec.projects());
+    List<Expression> parts = new ArrayList<>();
+    LocalDate epoch = LocalDate.of(1970, 1, 1);
+    for (int month : months) {
+      long start = micros(epoch.plusMonths(month));
+      long end = micros(epoch.plusMonths(month + 1L));
+      parts.add(
+          Expressions.and(
+              filter,
+              Expressions.and(
+                  Expressions.greaterThanOrEqual(from, start), Expressions.lessThan(from, end))));
+    }
+    return parts;
+  }
+
+  private static long micros(LocalDate day) {
+    return day.atStartOfDay(ZoneOffset.UTC).toEpochSecond() * 1_000_000L;
   }
 
   private MeterStoreException unreachable(RuntimeException e) {
@@ -220,7 +312,7 @@ public final class ColdSource implements ScanSource {
     @Override
     public Object[] next() {
       if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
+        throw new NoSuchElementException();
       }
       Object[] row = next;
       next = null;

@@ -10,12 +10,13 @@ import org.meterstore.api.table.ColumnType;
  * read mode's predicates hold exactly, whatever Iceberg's own row filtering does.
  */
 final class PredEval {
-  private final ScanSpec spec;
   private final DataContext root;
+  // resolved once: TableDefinition.columns() builds a new list on every call
+  private final ColumnType[] types;
 
   PredEval(ScanSpec spec, DataContext root) {
-    this.spec = spec;
     this.root = root;
+    this.types = spec.def().columns().stream().map(c -> c.type()).toArray(ColumnType[]::new);
   }
 
   boolean all(List<Pred> preds, Object[] row) {
@@ -54,7 +55,7 @@ final class PredEval {
 
   @SuppressWarnings("unchecked") // internal values of one column type compare with each other
   private Boolean compare(Pred.Cmp c, Object[] row) {
-    ColumnType type = spec.type(c.column());
+    ColumnType type = types[c.column()];
     Object left = row[c.column()];
     Object right = c.value().value(root, type);
     if (left == null || right == null) {
