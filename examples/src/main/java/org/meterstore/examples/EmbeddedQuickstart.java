@@ -9,10 +9,10 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Map;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
+import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.hot.write.WriteResult;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
 
 /**
  * The embedded default in Java: no PostgreSQL to install. Opens a store under a data directory,

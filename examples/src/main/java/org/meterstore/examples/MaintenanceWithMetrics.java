@@ -10,10 +10,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Map;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
+import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
 
 /**
  * The maintenance loop with an OpenTelemetry SDK installed by the application: MeterStore records

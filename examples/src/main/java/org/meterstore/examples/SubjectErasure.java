@@ -10,13 +10,13 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Base64;
 import java.util.Map;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
 import org.meterstore.api.commodity.Commodity;
+import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.hot.subject.ErasureResult;
 import org.meterstore.hot.subject.SubjectRef;
 import org.meterstore.hot.subject.TrailEntry;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
 
 /**
  * Erasing a person (Art. 17 GDPR): readings carry only a pseudonymous reference from the subject

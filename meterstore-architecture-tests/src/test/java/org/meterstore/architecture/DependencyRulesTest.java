@@ -33,7 +33,19 @@ class DependencyRulesTest {
     "org.meterstore.hot..",
     "org.meterstore.cold..",
     "org.meterstore.query..",
-    "org.meterstore.maintenance.."
+    "org.meterstore.maintenance..",
+    "org.meterstore",
+    "org.meterstore.config..",
+    "org.meterstore.jdbc..",
+    "org.meterstore.internal.."
+  };
+
+  /** The packages of the deployment module ({@code meterstore}), whose root is the top package. */
+  private static final String[] DEPLOYMENT_PACKAGES = {
+    "org.meterstore",
+    "org.meterstore.config..",
+    "org.meterstore.jdbc..",
+    "org.meterstore.internal.."
   };
 
   private static final List<String> MODULES =
@@ -54,6 +66,8 @@ class DependencyRulesTest {
     assertThat(classes.containPackage("org.meterstore.api")).isTrue();
     assertThat(classes.containPackage("org.meterstore.api.reading")).isTrue();
     assertThat(classes.containPackage("org.meterstore.testing")).isTrue();
+    assertThat(classes.containPackage("org.meterstore.jdbc")).isTrue();
+    assertThat(classes.containPackage("org.meterstore.config")).isTrue();
   }
 
   @Test
@@ -87,6 +101,34 @@ class DependencyRulesTest {
           .because("internal packages are unsupported outside their module")
           .check(classes);
     }
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(DEPLOYMENT_PACKAGES)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.meterstore.internal..")
+        .because("the deployment module's internal packages are unsupported outside it")
+        .check(classes);
+  }
+
+  @Test
+  void theDeploymentModuleIsTheOnlyOneThatSeesEveryTier() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("org.meterstore.maintenance..", "org.meterstore.query..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(DEPLOYMENT_PACKAGES)
+        .because("maintenance and query are libraries the deployment module composes")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("org.meterstore.maintenance..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.meterstore.query..")
+        .because("the maintenance loop archives and reclaims; it never plans a query")
+        .check(classes);
   }
 
   @Test

@@ -12,11 +12,11 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.MeterCatalog;
 
 /**
  * Benchmark 6: the latency of one 96-reading {@code HotStore.write} while the maintenance loop runs

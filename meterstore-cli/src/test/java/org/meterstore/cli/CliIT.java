@@ -24,13 +24,13 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.cli.demo.DemoMonth;
+import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.hot.subject.SubjectRef;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -70,7 +70,7 @@ class CommandLineTest {
     Cli.Run first = Cli.raw("", "--config", file.toString(), "--format", "json", "init");
     assertThat(first.code()).as(first.toString()).isZero();
     assertThat(first.json().get("written").asText()).isEqualTo(file.toString());
-    var config = org.meterstore.maintenance.config.MeterStoreConfig.load(file);
+    var config = org.meterstore.config.MeterStoreConfig.load(file);
     assertThat(config.hot().embedded()).isTrue();
     assertThat(config.tables()).hasSize(2);
     assertThat(Files.readString(file)).contains("# url = \"jdbc:postgresql:");

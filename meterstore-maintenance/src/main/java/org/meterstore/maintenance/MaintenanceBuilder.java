@@ -26,7 +26,7 @@ import org.meterstore.maintenance.archival.FaultHook;
  * setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
  */
 public final class MaintenanceBuilder {
-  private final MeterCatalog catalog;
+  private final Maintenance catalog;
   private Duration interval = Duration.ofMinutes(15);
   private int maxWindowsPerCycle = 8;
   private boolean expireSnapshots;
@@ -35,7 +35,7 @@ public final class MaintenanceBuilder {
   private ArchivalSettings settings = ArchivalSettings.defaults();
   private InstantSource clock = WallClock.INSTANCE;
 
-  MaintenanceBuilder(MeterCatalog catalog) {
+  MaintenanceBuilder(Maintenance catalog) {
     this.catalog = catalog;
   }
 
@@ -105,7 +105,7 @@ public final class MaintenanceBuilder {
   }
 
   /** The detach mode this builder will use. */
-  DetachMode detachMode() {
+  public DetachMode detachMode() {
     return settings.detachMode();
   }
 
@@ -168,7 +168,7 @@ public final class MaintenanceBuilder {
    * The default sweep: the hot database's subject registry, in bounded batches so one cycle cannot
    * hold the loop for long; what a cycle leaves is erased by the next (the sweep is resumable).
    */
-  static RetentionSweep registrySweep(MeterCatalog catalog) {
+  static RetentionSweep registrySweep(Maintenance catalog) {
     return (retention, reason, actor, now) ->
         catalog
             .hot()

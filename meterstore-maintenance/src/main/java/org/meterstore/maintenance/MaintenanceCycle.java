@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 final class MaintenanceCycle {
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceCycle.class);
 
-  private final MeterCatalog catalog;
+  private final Maintenance catalog;
   private final Archiver archiver;
   private final int maxWindows;
   private final boolean expireSnapshots;
@@ -29,7 +29,7 @@ final class MaintenanceCycle {
   private final RetentionSweep sweep;
 
   MaintenanceCycle(
-      MeterCatalog catalog,
+      Maintenance catalog,
       Archiver archiver,
       int maxWindows,
       boolean expireSnapshots,

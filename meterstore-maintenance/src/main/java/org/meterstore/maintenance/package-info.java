@@ -1,5 +1,5 @@
 /**
- * Keeping a deployment healthy over time: {@link org.meterstore.maintenance.MeterCatalog} and its
+ * Keeping a deployment healthy over time: {@link org.meterstore.maintenance.Maintenance} and its
  * {@link org.meterstore.maintenance.MaintenanceBuilder maintenance loop}, which archives settled
  * windows from PostgreSQL to Iceberg for every table in turn, expires snapshots, checks the tiering
  * invariant and runs the retention sweep, reporting one {@link

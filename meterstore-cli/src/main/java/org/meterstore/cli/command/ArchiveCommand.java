@@ -1,10 +1,10 @@
 package org.meterstore.cli.command;
 
 import java.time.Instant;
+import org.meterstore.MeterCatalog;
 import org.meterstore.cli.Progress;
 import org.meterstore.cli.output.Document;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -6,6 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -13,9 +15,7 @@ import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Rows;
 import org.meterstore.cold.drift.DriftReport;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
+import org.meterstore.config.MeterStoreConfig;
 import picocli.CommandLine.Command;
 
 /**

@@ -5,12 +5,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

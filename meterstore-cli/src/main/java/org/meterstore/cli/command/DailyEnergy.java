@@ -9,9 +9,9 @@ import java.time.LocalDateTime;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.meterstore.MeterCatalog;
 import org.meterstore.cli.demo.DemoMonth;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
 
 /**
  * The demo's question over both tiers: energy per balancing day and commodity over the month, with

@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.WriteOutcome;
@@ -21,8 +23,6 @@ import org.meterstore.cli.demo.DemoMonth;
 import org.meterstore.cli.demo.DemoSimulation;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

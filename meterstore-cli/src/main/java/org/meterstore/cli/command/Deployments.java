@@ -3,12 +3,12 @@ package org.meterstore.cli.command;
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.meterstore.MeterCatalog;
+import org.meterstore.MeterStores;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.MeterStores;
-import org.meterstore.maintenance.config.MeterStoreConfig;
+import org.meterstore.config.MeterStoreConfig;
 
 /** Opens the deployment a verb works on, from the file named by {@code --config}. */
 final class Deployments {

@@ -2,6 +2,7 @@ package org.meterstore.cli.command;
 
 import java.time.Instant;
 import java.util.Locale;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
@@ -9,7 +10,6 @@ import org.meterstore.cli.output.Rows;
 import org.meterstore.hot.subject.SubjectRef;
 import org.meterstore.hot.subject.TrailEntry;
 import org.meterstore.hot.subject.Trigger;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

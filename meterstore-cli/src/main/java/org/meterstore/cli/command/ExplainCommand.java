@@ -6,9 +6,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.meterstore.MeterCatalog;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -1,10 +1,10 @@
 package org.meterstore.cli.command;
 
+import org.meterstore.MeterCatalog;
+import org.meterstore.PurgeResult;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.Progress;
 import org.meterstore.cli.output.Document;
-import org.meterstore.maintenance.MeterCatalog;
-import org.meterstore.maintenance.PurgeResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -2,11 +2,11 @@ package org.meterstore.cli.command;
 
 import java.time.Instant;
 import java.util.List;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

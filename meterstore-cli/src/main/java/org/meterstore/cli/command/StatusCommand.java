@@ -2,10 +2,10 @@ package org.meterstore.cli.command;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import org.meterstore.MeterCatalog;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -7,8 +7,8 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.meterstore.MeterCatalog;
 import org.meterstore.cli.output.Rows;
-import org.meterstore.maintenance.MeterCatalog;
 
 /**
  * Reads {@code system.tables} after refreshing it at {@code now}, and names what makes a table

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
@@ -20,7 +21,6 @@ import org.meterstore.cli.Progress;
 import org.meterstore.cli.demo.DemoMonth.Delivery;
 import org.meterstore.hot.write.WriteResult;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.MeterCatalog;
 
 /**
  * Plays a {@link DemoMonth} into a catalog on a simulated clock: one step per day at 12:00

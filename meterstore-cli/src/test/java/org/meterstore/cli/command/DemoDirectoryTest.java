@@ -45,7 +45,7 @@ class DemoDirectoryTest {
   @Test
   void theGeneratedConfigurationParses() throws Exception {
     Path config = DemoCommand.prepare(tmp.resolve("parse"), Duration.ofDays(10));
-    var parsed = org.meterstore.maintenance.config.MeterStoreConfig.load(config);
+    var parsed = org.meterstore.config.MeterStoreConfig.load(config);
     assertThat(parsed.tables()).extracting(t -> t.name()).containsExactly("strom", "gas");
     assertThat(parsed.hot().embedded()).isTrue();
     assertThat(parsed.dataDir()).isEqualTo(tmp.resolve("parse").toAbsolutePath().normalize());

@@ -1,0 +1,319 @@
+package org.meterstore;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdStore;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.hot.HotStore;
+import org.meterstore.hot.partition.DetachMode;
+import org.meterstore.hot.write.WriteResult;
+import org.meterstore.maintenance.Maintenance;
+import org.meterstore.maintenance.MaintenanceBuilder;
+import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.WallClock;
+import org.meterstore.query.QueryEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running deployment: its tables over one hot store and one cold store, with everything a user
+ * or an operator does to it — create the tables, write, query over JDBC, maintain (DESIGN § 6),
+ * re-assert a watermark, purge a table.
+ *
+ * <p>Made by {@link MeterStores#open} from a configuration (the catalog then owns what it opened —
+ * embedded PostgreSQL, the hot pool, the cold catalog — and {@link #close()} closes them), or by
+ * {@link #of} over stores the caller owns (closing the catalog then leaves them open).
+ *
+ * <p>The catalog starts nothing: no thread exists before {@link MaintenanceBuilder#spawn()}.
+ * Thread-safe. Every time-dependent call takes the caller's {@code now} (UTC); only the reader pins
+ * of JDBC statements read the catalog's clock.
+ */
+public final class MeterCatalog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MeterCatalog.class);
+
+  private final HotStore hot;
+  private final ColdStore cold;
+  private final List<TableDefinition> tables;
+  private final Maintenance maintenance;
+  private final OpenTelemetry otel;
+  private final InstantSource clock;
+  private final List<AutoCloseable> owned;
+  private final DetachMode detachMode;
+  private QueryEngine query;
+  private boolean closed;
+
+  private MeterCatalog(
+      HotStore hot,
+      ColdStore cold,
+      List<TableDefinition> tables,
+      OpenTelemetry otel,
+      InstantSource clock,
+      List<AutoCloseable> owned,
+      DetachMode detachMode) {
+    this.hot = hot;
+    this.cold = cold;
+    this.tables = tables;
+    this.otel = otel;
+    this.maintenance = Maintenance.of(hot, cold, tables, otel);
+    this.clock = clock;
+    this.owned = List.copyOf(owned);
+    this.detachMode = detachMode;
+  }
+
+  /**
+   * A catalog of {@code tables} over stores the caller owns. Creates nothing: call {@link
+   * #createTables} (idempotent) before writing or querying.
+   *
+   * @param tables visited in this order by every cycle; names unique, at least one
+   * @param otel where the archival, tiering and query metrics go; {@link OpenTelemetry#noop()} for
+   *     none
+   * @throws MeterStoreException {@code INVALID_INPUT} for no tables or a repeated name
+   */
+  public static MeterCatalog of(
+      HotStore hot, ColdStore cold, List<TableDefinition> tables, OpenTelemetry otel) {
+    return of(hot, cold, tables, otel, WallClock.INSTANCE);
+  }
+
+  /**
+   * {@link #of(HotStore, ColdStore, List, OpenTelemetry)} with the clock that JDBC statements'
+   * reader pins read (tests pass a fixed one; the default is the wall clock).
+   */
+  public static MeterCatalog of(
+      HotStore hot,
+      ColdStore cold,
+      List<TableDefinition> tables,
+      OpenTelemetry otel,
+      InstantSource clock) {
+    return create(hot, cold, tables, otel, clock, List.of(), DetachMode.PLAIN);
+  }
+
+  static MeterCatalog create(
+      HotStore hot,
+      ColdStore cold,
+      List<TableDefinition> tables,
+      OpenTelemetry otel,
+      InstantSource clock,
+      List<AutoCloseable> owned,
+      DetachMode detachMode) {
+    Objects.requireNonNull(hot, "hot");
+    Objects.requireNonNull(detachMode, "detachMode");
+    Objects.requireNonNull(cold, "cold");
+    Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
+    Objects.requireNonNull(clock, "clock");
+    List<TableDefinition> copy = List.copyOf(tables);
+    Set<String> names = new HashSet<>();
+    if (copy.isEmpty()) {
+      throw MeterStoreException.invalid("tables", "[]", "at least one table");
+    }
+    for (TableDefinition t : copy) {
+      if (!names.add(t.name())) {
+        throw MeterStoreException.invalid("tables", t.name(), "each table name once");
+      }
+    }
+    return new MeterCatalog(hot, cold, copy, otel, clock, owned, detachMode);
+  }
+
+  /** The tables, in the order a cycle visits them. */
+  public List<TableDefinition> tables() {
+    return tables;
+  }
+
+  /** The declared table called {@code name}, if any. */
+  public Optional<TableDefinition> table(String name) {
+    return tables.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /** The hot tier. */
+  public HotStore hot() {
+    return hot;
+  }
+
+  /** The cold tier. */
+  public ColdStore cold() {
+    return cold;
+  }
+
+  /**
+   * The cold table of declared table {@code name}: snapshots, tags, W (the CLI's {@code
+   * snapshots}).
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared
+   */
+  public ColdTable coldTable(String name) {
+    return cold.table(require(name));
+  }
+
+  /**
+   * Creates every table in both tiers where it does not exist yet (the hot schema and parents, the
+   * cold Iceberg tables) and pre-creates the hot partitions of {@code partition_headroom}.
+   * Idempotent; an existing table is checked against its definition.
+   *
+   * @param now the creation instant recorded in the hot registry and the headroom's start (UTC)
+   * @throws MeterStoreException {@code CONFIG} when a stored table disagrees with its definition;
+   *     {@code STORAGE} when a tier cannot be reached; tables created before a failure stay
+   */
+  public void createTables(Instant now) {
+    requireNow(now);
+    hot.createTables(tables, now);
+    for (TableDefinition t : tables) {
+      cold.table(t);
+      hot.partitions().ensureHeadroom(t, now);
+    }
+  }
+
+  /**
+   * Writes a batch to the hot tier of table {@code table}; see {@link
+   * HotStore#write(TableDefinition, List, Instant)} for outcomes and failures.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared, or as {@link
+   *     HotStore#write} says
+   */
+  public WriteResult write(String table, List<Reading> batch, Instant now) {
+    return hot.write(require(table), batch, now);
+  }
+
+  /** A read-only JDBC connection in the current read mode (see {@code docs/querying.md}). */
+  public Connection connection() throws SQLException {
+    return query().connection();
+  }
+
+  /**
+   * A read-only JDBC connection; {@code info}'s {@code meterstore.*} properties choose the read
+   * mode. The caller closes it.
+   */
+  public Connection connection(Properties info) throws SQLException {
+    return query().connection(info);
+  }
+
+  /**
+   * Recomputes the {@code system.*} relations at {@code now} (one round trip to each tier per
+   * table); see {@link QueryEngine#refreshSystemTables}.
+   */
+  public void refreshSystemTables(Instant now) {
+    query().refreshSystemTables(requireNow(now));
+  }
+
+  /**
+   * The SQL engine over this catalog's tables, built on first use (the tables must exist in both
+   * tiers by then: {@link #createTables}).
+   */
+  public synchronized QueryEngine query() {
+    if (closed) {
+      throw new MeterStoreException(
+          org.meterstore.api.ErrorKind.INVALID_INPUT, "Cannot query: the catalog is closed");
+    }
+    if (query == null) {
+      query =
+          QueryEngine.builder()
+              .tables(tables)
+              .hot(hot, hot.dataSource())
+              .cold(cold)
+              .clock(clock)
+              .openTelemetry(otel)
+              .schemaName(hot.schema())
+              .build();
+    }
+    return query;
+  }
+
+  /**
+   * A new builder for this catalog's maintenance loop, with the defaults listed there; its detach
+   * mode is the configuration's {@code [hot] detach_mode} when the catalog was opened from one.
+   */
+  public MaintenanceBuilder maintenance() {
+    return maintenance.builder().detachMode(detachMode);
+  }
+
+  /**
+   * Runs one maintenance cycle at {@code now} archiving at most {@code maxWindows} windows per
+   * table (snapshot expiry and the retention sweep off): the CLI's {@code archive}.
+   */
+  public MaintenanceOutcome archive(Instant now, int maxWindows) {
+    return maintenance().maxWindowsPerCycle(maxWindows).runOnce(requireNow(now));
+  }
+
+  /**
+   * Re-stamps W onto the current cold snapshot of {@code table} when it carries none (after foreign
+   * maintenance); never moves W. See {@link org.meterstore.cold.ColdTable#reassertWatermark}.
+   *
+   * @return whether a re-stamp commit was made
+   */
+  public boolean reassertWatermark(String table, Instant now) {
+    requireNow(now);
+    return coldTable(table).reassertWatermark(now);
+  }
+
+  /**
+   * Destroys table {@code name} in both tiers: the PostgreSQL parent with every partition (attached
+   * or detached leftovers), MeterStore's bookkeeping rows for it (registry, leases, pins), and the
+   * Iceberg table with its data and metadata files. The only operation that deletes readings;
+   * logged at WARN.
+   *
+   * @param confirmName must equal {@code name}, or nothing is touched
+   * @return what was removed
+   * @throws MeterStoreException {@code INVALID_INPUT} when the names differ or the table is not
+   *     declared (nothing touched); {@code LOCK_TIMEOUT} when archival holds the table or a reader
+   *     blocks the drop (nothing touched in the hot tier; run it again); {@code STORAGE} when a
+   *     tier fails (run it again: a purge is idempotent)
+   */
+  public PurgeResult purgeTable(String name, String confirmName) {
+    return new TablePurge(this).purge(name, confirmName);
+  }
+
+  /**
+   * Closes what {@link MeterStores#open} opened for this catalog, in reverse order (cold catalog,
+   * hot pool, embedded PostgreSQL); a catalog made by {@link #of} closes nothing of the caller's.
+   * Close a spawned maintenance handle first. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (query != null) {
+      query.close();
+    }
+    List<AutoCloseable> reversed = new ArrayList<>(owned);
+    java.util.Collections.reverse(reversed);
+    for (AutoCloseable c : reversed) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.warn("Cannot close {}: {}", c.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  TableDefinition require(String name) {
+    return table(name)
+        .orElseThrow(
+            () ->
+                MeterStoreException.invalid(
+                    "table", name, "one of the declared tables " + names()));
+  }
+
+  private List<String> names() {
+    return tables.stream().map(TableDefinition::name).toList();
+  }
+
+  private static Instant requireNow(Instant now) {
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required");
+    }
+    return now;
+  }
+}

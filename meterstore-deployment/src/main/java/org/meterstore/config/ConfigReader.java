@@ -1,0 +1,213 @@
+package org.meterstore.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.meterstore.api.table.CheckedKind;
+import org.meterstore.api.table.ColumnRole;
+import org.meterstore.api.table.ExtraColumn;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.api.table.TimeModel;
+import org.meterstore.cold.CatalogKind;
+import org.meterstore.hot.HotConfig;
+import org.meterstore.hot.HotSettings;
+import org.meterstore.hot.partition.DetachMode;
+
+/**
+ * Reads the TOML tree into the configuration records, section by section; each {@link Section}
+ * refuses the keys it did not read. Jackson's TOML module parses; nothing below this class sees a
+ * tree.
+ */
+final class ConfigReader {
+  private static final TomlMapper MAPPER = new TomlMapper();
+
+  private final Map<String, String> env;
+  private final Path baseDir;
+
+  ConfigReader(Map<String, String> env, Path baseDir) {
+    this.env = env;
+    this.baseDir = baseDir.toAbsolutePath().normalize();
+  }
+
+  MeterStoreConfig read(String toml) {
+    Section root = new Section(tree(toml), "", env);
+    Path dataDir =
+        root.path("data_dir", baseDir, baseDir.resolve(MeterStoreConfig.DEFAULT_DATA_DIR));
+    HotSection hot = hot(root.table("hot"));
+    ColdSection cold = cold(root.table("cold"));
+    PrivacySection privacy = privacy(root.table("privacy"));
+    List<TableDefinition> tables = new ArrayList<>();
+    for (Section t : root.tables("tables")) {
+      tables.add(table(t));
+    }
+    root.finish();
+    return new MeterStoreConfig(dataDir, hot, cold, privacy, tables);
+  }
+
+  private static JsonNode tree(String toml) {
+    try {
+      JsonNode node = MAPPER.readTree(toml);
+      return node == null ? MAPPER.createObjectNode() : node;
+    } catch (JacksonException e) {
+      JsonLocation at = e.getLocation();
+      String where =
+          at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+      // The parser's own message may quote the offending text, which can be a secret.
+      String why = e.getOriginalMessage().replaceAll("('[^']*'|\"[^\"]*\")", "'…'");
+      throw ConfigErrors.config("Invalid TOML" + where + ": " + why);
+    }
+  }
+
+  private HotSection hot(Section s) {
+    HotSection h =
+        new HotSection(
+            s.string("url", null),
+            s.string("user", null),
+            s.secret("password"),
+            s.integer("pool_size", HotConfig.DEFAULT_POOL_SIZE, 1, 1000),
+            s.duration("ddl_lock_timeout", HotSettings.DEFAULT_DDL_LOCK_TIMEOUT),
+            s.string("schema", HotSettings.DEFAULT_SCHEMA),
+            detachMode(s));
+    s.finish();
+    return h;
+  }
+
+  private static DetachMode detachMode(Section s) {
+    String mode = s.string("detach_mode", "plain");
+    return switch (mode) {
+      case "plain" -> DetachMode.PLAIN;
+      case "concurrently" -> DetachMode.CONCURRENTLY;
+      default -> throw s.invalid("detach_mode", mode, "plain or concurrently");
+    };
+  }
+
+  private ColdSection cold(Section s) {
+    String kind = s.string("catalog", "jdbc");
+    CatalogKind catalog =
+        switch (kind) {
+          case "jdbc" -> CatalogKind.JDBC;
+          case "rest" -> CatalogKind.REST;
+          default -> throw s.invalid("catalog", kind, "jdbc or rest");
+        };
+    String warehouse = s.string("warehouse", null);
+    S3Section s3 = s.has("s3") ? s3(s.table("s3")) : null;
+    ColdSection c =
+        new ColdSection(
+            catalog,
+            s.string("uri", null),
+            s.string("user", null),
+            s.secret("password"),
+            warehouse,
+            s.string("namespace", null),
+            s.bytes("target_file_size", 0),
+            s3);
+    s.finish();
+    return c;
+  }
+
+  private S3Section s3(Section s) {
+    String endpoint = s.string("endpoint", null);
+    URI uri;
+    try {
+      uri = endpoint == null ? null : URI.create(endpoint);
+    } catch (IllegalArgumentException e) {
+      throw s.invalid("endpoint", endpoint, "a URI such as http://127.0.0.1:9000");
+    }
+    S3Section out =
+        new S3Section(
+            uri,
+            s.bool("path_style_access", true),
+            s.string("region", null),
+            s.string("access_key_id", null),
+            s.secret("secret_access_key"));
+    s.finish();
+    return out;
+  }
+
+  private PrivacySection privacy(Section s) {
+    Section keys = s.table("erasure_keys");
+    Map<String, Secret> ring = new LinkedHashMap<>();
+    for (String id : keys.keys()) {
+      ring.put(id, keys.secret(id));
+    }
+    keys.finish();
+    PrivacySection p =
+        new PrivacySection(
+            s.string("current_erasure_key", null),
+            ring,
+            s.integer("anonymise_after_years", 0, 0, 100),
+            s.string("retention_reason", null));
+    s.finish();
+    return p;
+  }
+
+  private TableDefinition table(Section s) {
+    String name = s.string("name", null);
+    if (name == null) {
+      throw ConfigErrors.config("Invalid " + s.key("name") + ": null (every table needs a name)");
+    }
+    String model = s.string("time_model", "interval");
+    TimeModel timeModel =
+        switch (model) {
+          case "interval" -> TimeModel.INTERVAL;
+          case "point" -> TimeModel.POINT;
+          default -> throw s.invalid("time_model", model, "interval or point");
+        };
+    boolean meloInKey = s.bool("melo_in_key", false);
+    String subject = s.string("subject_column", null);
+    TablePolicy d = TablePolicy.DEFAULTS;
+    TablePolicy policy =
+        ConfigErrors.asConfig(
+            s.path() + " (table " + name + ")",
+            () ->
+                new TablePolicy(
+                    s.duration("archival_step", d.archivalStep()),
+                    s.duration("partition_headroom", d.partitionHeadroom()),
+                    s.duration("settlement_lag", d.settlementLag()),
+                    s.duration("reader_grace", d.readerGrace()),
+                    s.period("snapshot_retention", d.snapshotRetention()),
+                    s.integer("min_snapshots_to_keep", d.minSnapshotsToKeep(), 1, 1_000_000)));
+    List<ExtraColumn> columns = new ArrayList<>();
+    for (Section c : s.tables("extra_columns")) {
+      columns.add(column(c));
+    }
+    s.finish();
+    return ConfigErrors.asConfig(
+        s.path(), () -> new TableDefinition(name, timeModel, meloInKey, columns, subject, policy));
+  }
+
+  private ExtraColumn column(Section s) {
+    String name = s.string("name", null);
+    String roleText = s.string("role", "attribute");
+    ColumnRole role;
+    try {
+      role = ColumnRole.valueOf(roleText.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw s.invalid("role", roleText, "identity, attribute, coded or checked");
+    }
+    List<String> values = s.strings("values");
+    String checkText = s.string("check", null);
+    CheckedKind check = null;
+    if (checkText != null) {
+      try {
+        check = CheckedKind.valueOf(checkText.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw s.invalid("check", checkText, "malo, melo, eic or bdew");
+      }
+    }
+    s.finish();
+    CheckedKind kind = check;
+    return ConfigErrors.asConfig(
+        s.path(), () -> new ExtraColumn(name, role, new LinkedHashSet<>(values), kind));
+  }
+}

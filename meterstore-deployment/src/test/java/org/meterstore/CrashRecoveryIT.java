@@ -1,0 +1,115 @@
+package org.meterstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.maintenance.archival.FaultPoint;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.ReferenceModel;
+import org.meterstore.testing.workload.Workload;
+
+/**
+ * A maintenance process is killed with {@code kill -9} at each step boundary of an archival run; a
+ * fresh process then completes the work: every reading ends up in exactly one tier (nothing lost,
+ * nothing doubled), every window is committed once, every archived partition is reclaimed, and no
+ * hot row lies below W.
+ */
+@ExtendWith(PostgresExtension.class)
+class CrashRecoveryIT {
+  private static final Duration LAG = Duration.ofDays(1);
+  private static final Duration GRACE = Duration.ofHours(1);
+  private static final Instant WRITTEN = Instant.parse("2026-03-20T00:00:00Z");
+  private static final Instant NOW = Instant.parse("2026-03-06T06:00:00Z");
+  private static final Instant FINAL_W = Instant.parse("2026-03-05T00:00:00Z");
+
+  @TempDir static Path warehouse;
+  @TempDir static Path scratch;
+  private static Deployment d;
+
+  @BeforeAll
+  static void open(TestDatabase db) {
+    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+  }
+
+  @AfterAll
+  static void close() {
+    d.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = FaultPoint.class,
+      names = {"AFTER_DETACH", "BETWEEN_CHUNKS", "AFTER_COMMIT", "BEFORE_DROP"})
+  void aFreshProcessCompletesTheWorkOfOneKilledAtEachStep(FaultPoint point, TestDatabase db)
+      throws Exception {
+    String name = "crash_" + point.name().toLowerCase(Locale.ROOT);
+    TableDefinition table = Deployment.table(name, LAG, GRACE);
+    d.hot.createTables(List.of(table), WRITTEN);
+    ReferenceModel model = new ReferenceModel(table);
+    d.write(table, new Workload(5, LocalDate.of(2026, 3, 2), 3, 0, 0.05, 0.05, 3), model, WRITTEN);
+    ChildArgs args =
+        new ChildArgs(db, warehouse, name, LAG, GRACE).cycles(NOW, Duration.ofHours(2), 2);
+
+    Child crashing =
+        Child.start(
+            scratch.resolve(name + "-killed.log"), args.put("crashAt", point.name()).list());
+    String reached = crashing.await("REACHED " + point, 180);
+    crashing.kill();
+    assertLeftBehind(point, table, reached.split(" ")[3]);
+
+    ChildArgs fresh =
+        new ChildArgs(db, warehouse, name, LAG, GRACE).cycles(NOW, Duration.ofHours(2), 2);
+    try (Child completing = Child.start(scratch.resolve(name + "-fresh.log"), fresh.list())) {
+      completing.await("DONE", 180);
+      assertThat(completing.exit(60)).isZero();
+      assertThat(completing.rows()).allMatch(r -> r[5].equals("0")).hasSize(2);
+      assertThat(completing.rows())
+          .noneMatch(r -> r[3].equals("FAILED") || r[3].equals("QUARANTINED"));
+    }
+
+    ColdTable cold = d.cold.table(table);
+    assertThat(cold.watermark()).isEqualTo(FINAL_W);
+    List<SnapshotInfo> archives =
+        cold.snapshots().stream().filter(s -> "archive".equals(s.meterstoreOperation())).toList();
+    assertThat(archives.stream().map(SnapshotInfo::watermark).distinct().count())
+        .isEqualTo(archives.size());
+    assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
+    assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
+    assertThat(d.hot.partitions().countRowsBelow(table, FINAL_W)).isZero();
+    assertThat(d.hot.partitions().list(table)).noneMatch(p -> !p.upperBound().isAfter(FINAL_W));
+  }
+
+  /** What the killed process left: the state each step boundary promises. */
+  private static void assertLeftBehind(FaultPoint point, TableDefinition table, String partition) {
+    Instant w = d.cold.table(table).watermark();
+    PartitionInfo p =
+        d.hot.partitions().list(table).stream()
+            .filter(x -> x.name().equals(partition))
+            .findFirst()
+            .orElseThrow();
+    assertThat(p.state()).isEqualTo(PartitionState.DETACHED);
+    switch (point) {
+      case AFTER_DETACH, BETWEEN_CHUNKS -> assertThat(p.lowerBound()).isAfterOrEqualTo(w);
+      case AFTER_COMMIT -> assertThat(p.upperBound()).isEqualTo(w);
+      default -> assertThat(w).isEqualTo(FINAL_W);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package org.meterstore;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.maintenance.MaintenanceBuilder;
+import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.TableOutcome;
+import org.meterstore.maintenance.archival.FaultHook;
+import org.meterstore.maintenance.archival.FaultPoint;
+import org.meterstore.testing.TestDatabase;
+
+/**
+ * A separate JVM that runs the maintenance loop against a test database, for the multi-process
+ * tests. Arguments are {@code key=value}: {@code url}, {@code user}, {@code password}, {@code
+ * warehouse}, {@code tables} (comma-separated names), {@code lagHours}, {@code graceMinutes},
+ * {@code chunkRows}, {@code start} (first cycle's now), {@code stepMinutes}, {@code cycles}, and
+ * optionally {@code crashAt} (a {@link FaultPoint}: print {@code REACHED} and hang there until
+ * killed), {@code holdMillis} (sleep that long after taking each lease) and {@code goFile} (wait
+ * for it to exist before the first cycle, after printing {@code READY}).
+ *
+ * <p>Prints one {@code ROW <cycle> <table> <status> <windows> <violations>} line per outcome row,
+ * then {@code DONE}. Logging goes to stderr.
+ */
+public final class MaintenanceChild {
+  private MaintenanceChild() {}
+
+  /** Runs the child. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = new HashMap<>();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      a.put(arg.substring(0, eq), arg.substring(eq + 1));
+    }
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    TestDatabase db =
+        new TestDatabase(a.get("url"), a.get("user"), a.get("password"), "child", "x");
+    Duration lag = Duration.ofHours(Long.parseLong(a.get("lagHours")));
+    Duration grace = Duration.ofMinutes(Long.parseLong(a.get("graceMinutes")));
+    List<TableDefinition> tables =
+        List.of(a.get("tables").split(",")).stream()
+            .map(n -> Deployment.table(n, lag, grace))
+            .toList();
+    try (Deployment d =
+        new Deployment(
+            db, Path.of(a.get("warehouse")), Duration.ofSeconds(3), OpenTelemetry.noop())) {
+      MaintenanceBuilder loop =
+          d.catalog(tables, OpenTelemetry.noop())
+              .maintenance()
+              .holder("child-" + ProcessHandle.current().pid())
+              .sourceChunkRows(Integer.parseInt(a.get("chunkRows")))
+              .faultHook(hook(a, out));
+      awaitGo(a, out);
+      Instant start = Instant.parse(a.get("start"));
+      Duration step = Duration.ofMinutes(Long.parseLong(a.get("stepMinutes")));
+      int cycles = Integer.parseInt(a.get("cycles"));
+      for (int i = 0; i < cycles; i++) {
+        print(out, i, loop.runOnce(start.plus(step.multipliedBy(i))));
+      }
+      // With settle=N, keep running the last cycle's `now` (at most N more times) until nothing is
+      // due: a cycle that was deferred or contended on a loaded machine is made up, as the next
+      // scheduled cycle would in production.
+      int settle = Integer.parseInt(a.getOrDefault("settle", "0"));
+      Instant last = start.plus(step.multipliedBy(cycles - 1L));
+      for (int i = 0; i < settle; i++) {
+        MaintenanceOutcome outcome = loop.runOnce(last);
+        print(out, cycles + i, outcome);
+        if (outcome.rows().stream().allMatch(r -> r.status() == TableOutcome.Status.NOTHING_DUE)) {
+          break;
+        }
+        sleep(200);
+      }
+    }
+    out.println("DONE");
+  }
+
+  private static void print(PrintStream out, int cycle, MaintenanceOutcome outcome) {
+    for (TableOutcome row : outcome.rows()) {
+      out.println(
+          "ROW "
+              + cycle
+              + " "
+              + row.table()
+              + " "
+              + row.status()
+              + " "
+              + row.windowsArchived()
+              + " "
+              + row.invariantViolations()
+              + (row.failure() == null ? "" : " " + row.failure().getMessage()));
+    }
+  }
+
+  private static FaultHook hook(Map<String, String> a, PrintStream out) {
+    FaultPoint crashAt = a.containsKey("crashAt") ? FaultPoint.valueOf(a.get("crashAt")) : null;
+    long hold = Long.parseLong(a.getOrDefault("holdMillis", "0"));
+    return (point, table, partition) -> {
+      if (point == FaultPoint.AFTER_LEASE && hold > 0) {
+        sleep(hold);
+      }
+      if (point == crashAt) {
+        out.println("REACHED " + point + " " + table + " " + partition);
+        while (true) {
+          sleep(60_000);
+        }
+      }
+    };
+  }
+
+  private static void awaitGo(Map<String, String> a, PrintStream out) {
+    if (!a.containsKey("goFile")) {
+      return;
+    }
+    out.println("READY");
+    Path go = Path.of(a.get("goFile"));
+    while (!Files.exists(go)) {
+      sleep(5);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package org.meterstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.maintenance.MaintenanceBuilder;
+import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.TableOutcome;
+import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.ReferenceModel;
+import org.meterstore.testing.workload.Workload;
+
+/**
+ * Ten days of 100 meters' quarter-hours (with corrections and redeliveries) maintained at a
+ * simulated {@code now} that steps forward half a day at a time, each day's deliveries arriving an
+ * hour after the day ends and the corrections arriving half way (those below W appended to the cold
+ * tier as late corrections, the rest written hot): each due window is archived once, W advances
+ * window by window, a window's partition stays detached through the reader grace and is reclaimed
+ * after it, the invariant holds after every cycle, and both tiers together hold exactly the
+ * reference model's stored versions per day.
+ */
+@ExtendWith(PostgresExtension.class)
+class TenDaysOfMaintenanceIT {
+  private static final Duration LAG = Duration.ofDays(2);
+  private static final Duration GRACE = Duration.ofHours(1);
+  private static final Instant WRITTEN = Instant.parse("2026-03-01T00:00:00Z");
+  private static final Instant CORRECTIONS_ARRIVE = Instant.parse("2026-03-08T00:00:00Z");
+  private static final Attributes LASTGANG =
+      Attributes.of(AttributeKey.stringKey("table"), "lastgang");
+
+  @TempDir Path warehouse;
+
+  @Test
+  void archivesEachDueWindowOnceAndReclaimsOnlyAfterTheGrace(TestDatabase db) throws Exception {
+    InMemoryMetricReader reader = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
+            .build();
+    TableDefinition table = Deployment.table("lastgang", LAG, GRACE);
+    Workload workload = new Workload(100, LocalDate.of(2026, 3, 2), 10, 0, 0.03, 0.02, 7);
+    ReferenceModel model = new ReferenceModel(table);
+    try (Deployment d = new Deployment(db, warehouse, Duration.ofSeconds(3), otel)) {
+      d.hot.createTables(List.of(table), WRITTEN);
+      Arrivals arrivals = new Arrivals(workload);
+      MaintenanceBuilder loop = d.catalog(List.of(table), otel).maintenance();
+      ColdTable cold = d.cold.table(table);
+
+      Instant now = Instant.parse("2026-03-03T12:00:00Z");
+      Instant lastW = cold.watermark();
+      int archivedWindows = 0;
+      long lateCorrections = 0;
+      for (;
+          now.isBefore(Instant.parse("2026-03-16T00:00:00Z"));
+          now = now.plus(Duration.ofHours(12))) {
+        arrivals.deliverDaysUpTo(now, d, table, model);
+        if (now.equals(CORRECTIONS_ARRIVE)) {
+          lateCorrections = arrivals.deliverCorrections(now, d, table, model, lastW);
+          assertThat(lateCorrections).isPositive();
+        }
+        MaintenanceOutcome outcome = loop.runOnce(now);
+        TableOutcome row = outcome.row("lastgang").orElseThrow();
+        Instant w = cold.watermark();
+        Instant due = now.minus(LAG).truncatedTo(ChronoUnit.DAYS);
+        Instant expectedW = due.isBefore(Instant.parse("2026-03-02T00:00:00Z")) ? lastW : due;
+        assertThat(w).as("W at %s", now).isEqualTo(expectedW);
+        assertThat(row.status()).isEqualTo(w.equals(lastW) ? Status.NOTHING_DUE : Status.ARCHIVED);
+        assertThat(row.invariantViolations()).isZero();
+        assertThat(outcome.healthy()).isTrue();
+        archivedWindows += row.windowsArchived();
+        if (!w.equals(lastW)) {
+          assertGraceIsKept(loop, d, table, now, w);
+        }
+        lastW = w;
+      }
+
+      assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
+      List<SnapshotInfo> archives =
+          cold.snapshots().stream().filter(s -> "archive".equals(s.meterstoreOperation())).toList();
+      assertThat(archives).hasSize(archivedWindows);
+      assertThat(archives.stream().map(SnapshotInfo::watermark).distinct())
+          .hasSize(archivedWindows);
+      assertThat(d.hot.partitions().countRowsBelow(table, cold.watermark())).isZero();
+
+      Map<String, Long> sums = counters(reader);
+      assertThat(sums.get("meterstore.archival.rows"))
+          .isEqualTo(
+              model.versions().size()
+                  - lateCorrections
+                  - d.scalar("SELECT count(*) FROM meterstore.lastgang"));
+      assertThat(sums.get("meterstore.partitions.dropped")).isEqualTo((long) archivedWindows);
+      assertThat(gauge(reader, "meterstore.tiering.invariant_violations")).isZero();
+    }
+  }
+
+  /**
+   * After a cycle that moved W: the newest archived partition is detached and kept for the grace (a
+   * cycle 30 minutes later keeps it), every older one is gone after the grace (a cycle 61 minutes
+   * later drops the newest too).
+   */
+  private static void assertGraceIsKept(
+      MaintenanceBuilder loop, Deployment d, TableDefinition table, Instant now, Instant w) {
+    List<PartitionInfo> below = below(d, table, w);
+    assertThat(below).hasSize(1);
+    assertThat(below.get(0).state()).isEqualTo(PartitionState.DETACHED);
+    assertThat(below.get(0).upperBound()).isEqualTo(w);
+
+    loop.runOnce(now.plus(Duration.ofMinutes(30)));
+    assertThat(below(d, table, w)).hasSize(1);
+    loop.runOnce(now.plus(Duration.ofMinutes(61)));
+    assertThat(below(d, table, w)).isEmpty();
+  }
+
+  /**
+   * The workload's deliveries by arrival: each Berlin day an hour after it ends, then corrections.
+   */
+  private static final class Arrivals {
+    private final TreeMap<Instant, List<List<Reading>>> days = new TreeMap<>();
+    private final List<List<Reading>> corrections = new ArrayList<>();
+
+    Arrivals(Workload workload) {
+      for (Workload.Delivery delivery : workload.deliveries()) {
+        if (delivery.correction()) {
+          corrections.add(delivery.readings());
+        } else {
+          Instant arrives = delivery.readings().get(0).from().plus(Duration.ofHours(25));
+          days.computeIfAbsent(arrives, k -> new ArrayList<>()).add(delivery.readings());
+        }
+      }
+    }
+
+    void deliverDaysUpTo(Instant now, Deployment d, TableDefinition table, ReferenceModel model) {
+      while (!days.isEmpty() && !days.firstKey().isAfter(now)) {
+        Map.Entry<Instant, List<List<Reading>>> day = days.pollFirstEntry();
+        List<List<Reading>> batches = day.getValue();
+        for (int i = 0; i < batches.size(); i += 10) {
+          List<Reading> batch = new ArrayList<>();
+          batches.subList(i, Math.min(batches.size(), i + 10)).forEach(batch::addAll);
+          d.hot.write(table, batch, day.getKey());
+          model.write(batch, day.getKey());
+        }
+      }
+    }
+
+    /** Routes each correction by W as {@code append} would; returns the rows appended cold. */
+    long deliverCorrections(
+        Instant now, Deployment d, TableDefinition table, ReferenceModel model, Instant w) {
+      long cold = 0;
+      for (List<Reading> batch : corrections) {
+        List<StoredReading> late = new ArrayList<>();
+        List<Reading> hot = new ArrayList<>();
+        for (Reading r : batch) {
+          if (r.from().isBefore(w)) {
+            late.add(StoredReading.accept(r, now));
+          } else {
+            hot.add(r);
+          }
+        }
+        if (!hot.isEmpty()) {
+          d.hot.write(table, hot, now);
+        }
+        if (!late.isEmpty()) {
+          cold += d.cold.table(table).appendCorrections(late, now).appendedRows();
+        }
+        model.write(batch, now);
+      }
+      return cold;
+    }
+  }
+
+  private static List<PartitionInfo> below(Deployment d, TableDefinition table, Instant w) {
+    return d.hot.partitions().list(table).stream().filter(p -> !p.upperBound().isAfter(w)).toList();
+  }
+
+  private static Map<String, Long> counters(InMemoryMetricReader reader) {
+    return reader.collectAllMetrics().stream()
+        .filter(m -> !m.getLongSumData().getPoints().isEmpty())
+        .collect(
+            Collectors.toMap(
+                MetricData::getName,
+                m ->
+                    m.getLongSumData().getPoints().stream()
+                        .filter(p -> p.getAttributes().equals(LASTGANG))
+                        .mapToLong(p -> p.getValue())
+                        .sum()));
+  }
+
+  private static long gauge(InMemoryMetricReader reader, String name) {
+    return reader.collectAllMetrics().stream()
+        .filter(m -> m.getName().equals(name))
+        .flatMap(m -> m.getLongGaugeData().getPoints().stream())
+        .filter(p -> p.getAttributes().equals(LASTGANG))
+        .mapToLong(p -> p.getValue())
+        .findFirst()
+        .orElseThrow();
+  }
+}

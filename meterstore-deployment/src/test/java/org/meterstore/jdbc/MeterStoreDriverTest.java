@@ -1,0 +1,76 @@
+package org.meterstore.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+
+class MeterStoreDriverTest {
+  @Test
+  void parsesTheConfigPathAndProperties() throws Exception {
+    DriverUrl url =
+        DriverUrl.parse("jdbc:meterstore:config=/etc/meterstore.toml;meterstore.mode=historical");
+    assertThat(url.config()).isEqualTo(Path.of("/etc/meterstore.toml"));
+    assertThat(url.properties()).isEqualTo(Map.of("meterstore.mode", "historical"));
+    assertThat(DriverUrl.parse("jdbc:meterstore:config=meterstore.toml").properties()).isEmpty();
+  }
+
+  @Test
+  void refusesMalformedUrlsNamingTheExpectedForm() {
+    assertThatThrownBy(() -> DriverUrl.parse("jdbc:meterstore:/etc/x.toml"))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("config=<path to meterstore.toml>");
+    assertThatThrownBy(() -> DriverUrl.parse("jdbc:meterstore:config="))
+        .hasMessageContaining("config=<path");
+    assertThatThrownBy(() -> DriverUrl.parse("jdbc:meterstore:config=x.toml;mode"))
+        .hasMessageContaining("not key=value");
+  }
+
+  @Test
+  void leavesOtherUrlsToOtherDrivers() throws Exception {
+    MeterStoreDriver driver =
+        new MeterStoreDriver(
+            path -> {
+              throw new AssertionError("opened " + path);
+            });
+    assertThat(driver.acceptsURL("jdbc:postgresql://x/y")).isFalse();
+    assertThat(driver.connect("jdbc:postgresql://x/y", new Properties())).isNull();
+  }
+
+  @Test
+  void isRegisteredThroughTheServiceFile() throws Exception {
+    Driver driver = DriverManager.getDriver("jdbc:meterstore:config=x.toml");
+    assertThat(driver).isInstanceOf(MeterStoreDriver.class);
+  }
+
+  @Test
+  void opensTheConfigurationFileItselfAndNamesAMissingOne() {
+    assertThatThrownBy(
+            () ->
+                DriverManager.getConnection("jdbc:meterstore:config=/tmp/no-such-meterstore.toml"))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("/tmp/no-such-meterstore.toml")
+        .hasCauseInstanceOf(MeterStoreException.class);
+  }
+
+  @Test
+  void reportsAnOpenerFailureAsAnSqlException() {
+    MeterStoreDriver driver =
+        new MeterStoreDriver(
+            config -> {
+              throw new MeterStoreException(ErrorKind.CONFIG, "Invalid [hot] url in " + config);
+            });
+    assertThatThrownBy(() -> driver.connect("jdbc:meterstore:config=bad.toml", new Properties()))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("Invalid [hot] url")
+        .hasCauseInstanceOf(MeterStoreException.class);
+  }
+}

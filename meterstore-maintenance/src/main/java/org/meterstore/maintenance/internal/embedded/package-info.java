@@ -1,5 +1,0 @@
-/**
- * Unsupported, may change: the embedded default's PostgreSQL server (optional zonky dependency) and
- * the lock that keeps one process per data directory.
- */
-package org.meterstore.maintenance.internal.embedded;
