@@ -8,18 +8,22 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
-import org.meterstore.hot.write.WriteResult;
+import org.meterstore.internal.write.AppendHook;
+import org.meterstore.internal.write.TieredAppend;
 import org.meterstore.maintenance.Maintenance;
 import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceOutcome;
@@ -52,6 +56,8 @@ public final class MeterCatalog implements AutoCloseable {
   private final InstantSource clock;
   private final List<AutoCloseable> owned;
   private final DetachMode detachMode;
+  private final Map<String, ColdTable> coldTables = new ConcurrentHashMap<>();
+  private volatile TieredAppend appender;
   private QueryEngine query;
   private boolean closed;
 
@@ -71,6 +77,12 @@ public final class MeterCatalog implements AutoCloseable {
     this.clock = clock;
     this.owned = List.copyOf(owned);
     this.detachMode = detachMode;
+    this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, AppendHook.NONE);
+  }
+
+  /** Test seam: {@code hook} runs after each routing round of {@link #append}. */
+  void appendHook(AppendHook hook) {
+    this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, hook);
   }
 
   /**
@@ -153,7 +165,8 @@ public final class MeterCatalog implements AutoCloseable {
    * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared
    */
   public ColdTable coldTable(String name) {
-    return cold.table(require(name));
+    TableDefinition definition = require(name);
+    return coldTables.computeIfAbsent(name, n -> cold.table(definition));
   }
 
   /**
@@ -175,14 +188,42 @@ public final class MeterCatalog implements AutoCloseable {
   }
 
   /**
-   * Writes a batch to the hot tier of table {@code table}; see {@link
-   * HotStore#write(TableDefinition, List, Instant)} for outcomes and failures.
+   * Writes a batch to table {@code table}, each reading to the tier its {@code from} belongs to
+   * (DESIGN § 4): at or above the watermark W to PostgreSQL, below it (a <em>late correction</em>)
+   * to Iceberg as a correction append, without moving W. After writing, W is read again; if
+   * archival moved it meanwhile, the readings that now lie below it are appended to the cold tier
+   * too (both writes are idempotent), so no reading is ever left in PostgreSQL below W.
    *
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared, or as {@link
-   *     HotStore#write} says
+   * <p>Outcomes per reading, in batch order: {@code INSERTED}, {@code SUPERSEDED}, {@code SHADOWED}
+   * or {@code DUPLICATE} (a redelivery, nothing stored), with the tier that holds it.
+   *
+   * <p>A batch that breaks a rule checkable without writing — bad input, a value restated under a
+   * stored version, a second network operator, overlapping spans, against what either tier holds —
+   * is refused before either tier is written. A failure after a part landed (storage, or archival
+   * racing the write) names the readings that landed; the same batch, retried, completes and
+   * reports them {@code DUPLICATE}. Readings without an operator version get the arrival version of
+   * {@code now}, so retry those with the same {@code now}.
+   *
+   * @param now the write instant: {@code recorded_at} of every stored row, UTC
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared or a reading
+   *     breaks a rule of the api or the table; {@code INTEGRITY_VIOLATION} naming the reading and
+   *     the rule; {@code LOCK_TIMEOUT} (retryable) when a partition could not be attached in time
+   *     or a window of the batch is being archived; {@code STORAGE} (retryable) when a tier fails
    */
-  public WriteResult write(String table, List<Reading> batch, Instant now) {
-    return hot.write(require(table), batch, now);
+  public WriteResult append(String table, List<Reading> batch, Instant now) {
+    return appender.append(require(table), batch, requireNow(now));
+  }
+
+  /**
+   * A writer for steady ingest into {@code table}'s hot tier: it reads W once, now, and refuses
+   * readings below it with {@code INVALID_INPUT} naming {@link #append}.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared; {@code
+   *     STORAGE} when the cold tier cannot say what W is
+   */
+  public HotWriter hotWriter(String table) {
+    TableDefinition definition = require(table);
+    return new HotWriter(hot, definition, coldTable(table).watermark());
   }
 
   /** A read-only JDBC connection in the current read mode (see {@code docs/querying.md}). */
@@ -270,7 +311,11 @@ public final class MeterCatalog implements AutoCloseable {
    *     tier fails (run it again: a purge is idempotent)
    */
   public PurgeResult purgeTable(String name, String confirmName) {
-    return new TablePurge(this).purge(name, confirmName);
+    try {
+      return new TablePurge(this).purge(name, confirmName);
+    } finally {
+      coldTables.remove(name);
+    }
   }
 
   /**

@@ -55,7 +55,8 @@ class ConfigDriverIT {
       // The configured detach mode is the loop's default: this archive detaches CONCURRENTLY.
       assertThat(c.maintenance().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
       c.createTables(DAY1);
-      c.write("lastgang", EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
+      c.append(
+          "lastgang", EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
       assertThat(c.archive(NOW, 8).healthy()).isTrue();
       assertThat(c.cold().table(c.require("lastgang")).watermark())
           .isEqualTo(Instant.parse("2026-01-02T00:00:00Z"));

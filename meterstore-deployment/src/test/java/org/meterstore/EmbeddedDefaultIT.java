@@ -64,7 +64,7 @@ class EmbeddedDefaultIT {
     Instant watermark;
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
       c.createTables(DAY1);
-      c.write("lastgang", readings(3, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
+      c.append("lastgang", readings(3, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
       MaintenanceOutcome outcome = c.archive(NOW, 8);
       assertThat(outcome.rows()).extracting(TableOutcome::status).containsExactly(Status.ARCHIVED);
       watermark = c.cold().table(c.require("lastgang")).watermark();

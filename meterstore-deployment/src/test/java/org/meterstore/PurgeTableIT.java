@@ -51,7 +51,7 @@ class PurgeTableIT {
     catalog = d.catalog(List.of(EINS, ZWEI), OpenTelemetry.noop());
     catalog.createTables(DAY1);
     for (TableDefinition t : List.of(EINS, ZWEI)) {
-      catalog.write(
+      catalog.append(
           t.name(), EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
     }
     // Two windows archived per table; their partitions stay detached for the reader grace.

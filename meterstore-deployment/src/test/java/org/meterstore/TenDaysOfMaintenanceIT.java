@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.reading.Reading;
-import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdTable;
 import org.meterstore.cold.snapshot.SnapshotInfo;
@@ -70,19 +72,32 @@ class TenDaysOfMaintenanceIT {
     try (Deployment d = new Deployment(db, warehouse, Duration.ofSeconds(3), otel)) {
       d.hot.createTables(List.of(table), WRITTEN);
       Arrivals arrivals = new Arrivals(workload);
-      MaintenanceBuilder loop = d.catalog(List.of(table), otel).maintenance();
+      MeterCatalog catalog = d.catalog(List.of(table), otel);
+      MaintenanceBuilder loop = catalog.maintenance();
       ColdTable cold = d.cold.table(table);
 
       Instant now = Instant.parse("2026-03-03T12:00:00Z");
       Instant lastW = cold.watermark();
       int archivedWindows = 0;
       long lateCorrections = 0;
+      long routedCold = 0;
       for (;
           now.isBefore(Instant.parse("2026-03-16T00:00:00Z"));
           now = now.plus(Duration.ofHours(12))) {
         arrivals.deliverDaysUpTo(now, d, table, model);
         if (now.equals(CORRECTIONS_ARRIVE)) {
-          lateCorrections = arrivals.deliverCorrections(now, d, table, model, lastW);
+          for (Map.Entry<List<Reading>, WriteResult> e :
+              arrivals.deliverCorrections(now, catalog, table, model).entrySet()) {
+            WriteResult r = e.getValue();
+            for (int i = 0; i < r.size(); i++) {
+              boolean toCold = r.tier(i) == Tier.COLD;
+              assertThat(toCold)
+                  .as("routed by W %s", lastW)
+                  .isEqualTo(e.getKey().get(i).from().isBefore(lastW));
+              routedCold += toCold ? 1 : 0;
+              lateCorrections += toCold && r.outcome(i) != WriteOutcome.DUPLICATE ? 1 : 0;
+            }
+          }
           assertThat(lateCorrections).isPositive();
         }
         MaintenanceOutcome outcome = loop.runOnce(now);
@@ -116,6 +131,7 @@ class TenDaysOfMaintenanceIT {
                   - lateCorrections
                   - d.scalar("SELECT count(*) FROM meterstore.lastgang"));
       assertThat(sums.get("meterstore.partitions.dropped")).isEqualTo((long) archivedWindows);
+      assertThat(sums.get("meterstore.write.late_corrections")).isEqualTo(routedCold);
       assertThat(gauge(reader, "meterstore.tiering.invariant_violations")).isZero();
     }
   }
@@ -169,29 +185,15 @@ class TenDaysOfMaintenanceIT {
       }
     }
 
-    /** Routes each correction by W as {@code append} would; returns the rows appended cold. */
-    long deliverCorrections(
-        Instant now, Deployment d, TableDefinition table, ReferenceModel model, Instant w) {
-      long cold = 0;
+    /** Appends each correction through the façade; returns each batch with its result. */
+    Map<List<Reading>, WriteResult> deliverCorrections(
+        Instant now, MeterCatalog catalog, TableDefinition table, ReferenceModel model) {
+      Map<List<Reading>, WriteResult> results = new java.util.LinkedHashMap<>();
       for (List<Reading> batch : corrections) {
-        List<StoredReading> late = new ArrayList<>();
-        List<Reading> hot = new ArrayList<>();
-        for (Reading r : batch) {
-          if (r.from().isBefore(w)) {
-            late.add(StoredReading.accept(r, now));
-          } else {
-            hot.add(r);
-          }
-        }
-        if (!hot.isEmpty()) {
-          d.hot.write(table, hot, now);
-        }
-        if (!late.isEmpty()) {
-          cold += d.cold.table(table).appendCorrections(late, now).appendedRows();
-        }
+        results.put(batch, catalog.append(table.name(), batch, now));
         model.write(batch, now);
       }
-      return cold;
+      return results;
     }
   }
 

@@ -11,8 +11,8 @@ import java.time.LocalDate;
 import java.util.Map;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.config.MeterStoreConfig;
-import org.meterstore.hot.write.WriteResult;
 
 /**
  * The embedded default in Java: no PostgreSQL to install. Opens a store under a data directory,
@@ -44,7 +44,7 @@ public final class EmbeddedQuickstart {
       for (LocalDate day = LocalDate.of(2026, 3, 29);
           day.getDayOfMonth() <= 30;
           day = day.plusDays(1)) {
-        WriteResult r = catalog.write("lastgang", Readings.day(day, "20260331060000", null), now);
+        WriteResult r = catalog.append("lastgang", Readings.day(day, "20260331060000", null), now);
         System.out.printf("%s: %d readings stored%n", day, r.stored());
       }
       // one maintenance cycle: windows that ended a settlement lag ago move to Iceberg

@@ -58,7 +58,7 @@ public final class SubjectErasure {
                   day.atStartOfDay().toInstant(java.time.ZoneOffset.UTC),
                   Commodity.STROM,
                   now);
-      catalog.write("lastgang", Readings.day(day, "20260502060000", ref.value()), now);
+      catalog.append("lastgang", Readings.day(day, "20260502060000", ref.value()), now);
       System.out.println("readings carry " + ref + ", never the customer number");
 
       ErasureResult erased =

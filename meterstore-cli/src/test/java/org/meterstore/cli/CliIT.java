@@ -303,7 +303,7 @@ class CliIT {
     assertThat(cli.run("maintain", "--once", "--now", LATER_STILL).code()).isZero();
     try (MeterCatalog catalog = open()) {
       // written past the floor on purpose: a hot row below W is what a broken writer leaves
-      catalog.write("gas", day(LocalDate.of(2026, 3, 2), DemoMonth.GAS), Instant.parse(LATER));
+      catalog.append("gas", day(LocalDate.of(2026, 3, 2), DemoMonth.GAS), Instant.parse(LATER));
     }
     Cli.Run stranded = cli.run("--format", "json", "status", "--now", LATER_STILL);
     assertThat(stranded.code()).as(stranded.toString()).isEqualTo(ExitCode.ERROR);
@@ -394,8 +394,8 @@ class CliIT {
     try (MeterCatalog catalog = open()) {
       for (int d = first; d <= last; d++) {
         LocalDate day = MARCH.atDay(d);
-        catalog.write("strom", day(day, DemoMonth.STROM), Instant.parse(CREATED));
-        catalog.write("gas", day(day, DemoMonth.GAS), Instant.parse(CREATED));
+        catalog.append("strom", day(day, DemoMonth.STROM), Instant.parse(CREATED));
+        catalog.append("gas", day(day, DemoMonth.GAS), Instant.parse(CREATED));
       }
     }
   }

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchiveRequest;
@@ -111,6 +112,19 @@ public interface ColdTable {
    *     STORAGE} when every commit attempt failed
    */
   CorrectionResult appendCorrections(List<StoredReading> readings, Instant now);
+
+  /**
+   * The plan of {@link #appendCorrections} without its effect: classifies {@code readings} against
+   * the current snapshot exactly as an append would (same rules, same errors) and writes nothing. A
+   * deployment checks the cold part of a batch with it before writing either tier, so a batch that
+   * breaks a rule is refused before anything lands. A commit made between this call and the append
+   * can still change the append's verdict.
+   *
+   * @return one outcome per reading, in order
+   * @throws org.meterstore.api.MeterStoreException as {@link #appendCorrections} does, before
+   *     writing
+   */
+  List<WriteOutcome> checkCorrections(List<StoredReading> readings);
 
   /** Every snapshot, ordered by sequence number (oldest first), with its W and tags. */
   List<SnapshotInfo> snapshots();

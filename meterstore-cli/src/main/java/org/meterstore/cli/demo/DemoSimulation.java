@@ -14,12 +14,11 @@ import java.util.PriorityQueue;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.reading.Reading;
-import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
-import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.cli.Progress;
 import org.meterstore.cli.demo.DemoMonth.Delivery;
-import org.meterstore.hot.write.WriteResult;
 import org.meterstore.maintenance.MaintenanceOutcome;
 
 /**
@@ -119,29 +118,14 @@ public final class DemoSimulation {
   }
 
   private void deliverCorrections() {
-    Map<String, Instant> watermarks = new HashMap<>();
+    flush();
     while (!corrections.isEmpty() && !corrections.peek().arrival().isAfter(now)) {
       Delivery d = corrections.poll();
       correctionReadings += d.readings().size();
-      TableDefinition table = catalog.table(d.table()).orElseThrow();
-      Instant w =
-          watermarks.computeIfAbsent(d.table(), t -> catalog.cold().table(table).watermark());
-      List<StoredReading> late = new ArrayList<>();
-      List<Reading> hot = new ArrayList<>();
-      for (Reading r : d.readings()) {
-        if (r.from().isBefore(w)) {
-          late.add(StoredReading.accept(r, now));
-        } else {
-          hot.add(r);
-        }
-      }
-      if (!late.isEmpty()) {
-        catalog.cold().table(table).appendCorrections(late, now).outcomes().forEach(this::count);
-        lateCorrections += late.size();
-      }
-      add(d.table(), hot);
+      WriteResult result = catalog.append(d.table(), d.readings(), now);
+      result.outcomes().forEach(this::count);
+      lateCorrections += result.count(Tier.COLD);
     }
-    flush();
   }
 
   private void add(String table, List<Reading> readings) {
@@ -162,7 +146,7 @@ public final class DemoSimulation {
     if (batch.isEmpty()) {
       return;
     }
-    WriteResult result = catalog.write(table, List.copyOf(batch), now);
+    WriteResult result = catalog.append(table, List.copyOf(batch), now);
     result.outcomes().forEach(this::count);
     batch.clear();
   }

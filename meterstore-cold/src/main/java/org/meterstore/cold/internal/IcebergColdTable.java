@@ -14,6 +14,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.ColdTable;
@@ -110,6 +111,11 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public CorrectionResult appendCorrections(List<StoredReading> readings, Instant now) {
     return new CorrectionAppender(access, definition, settings, counter).append(readings, now);
+  }
+
+  @Override
+  public List<WriteOutcome> checkCorrections(List<StoredReading> readings) {
+    return new CorrectionAppender(access, definition, settings, counter).check(readings);
   }
 
   @Override

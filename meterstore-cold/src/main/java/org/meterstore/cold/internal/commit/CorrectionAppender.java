@@ -87,6 +87,23 @@ public final class CorrectionAppender {
             + ")");
   }
 
+  /**
+   * Classifies {@code readings} against the current snapshot as {@link #append} would, writing
+   * nothing; see {@code ColdTable.checkCorrections}.
+   */
+  public List<WriteOutcome> check(List<StoredReading> readings) {
+    List<Object[]> rows = new ArrayList<>(readings.size());
+    readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    Table table = access.load();
+    requireBelow(rows, WatermarkReader.read(table, access.tableName()));
+    CommitSupport.requireNoDrift(definition, table);
+    return new DuplicateCheck(definition, new RowConverter(definition, table.schema()))
+        .classify(table, rows);
+  }
+
   /** One attempt: a final result, or null to try again. */
   private CorrectionResult attempt(List<Object[]> rows, Instant now, Progress progress) {
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());

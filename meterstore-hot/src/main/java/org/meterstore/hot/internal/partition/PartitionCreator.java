@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.schema.ExclusionConstraint;
@@ -58,8 +57,7 @@ final class PartitionCreator {
     Optional<PartitionInfo> existing = catalog.find(c, table, name);
     if (existing.isPresent()) {
       if (existing.get().state() != PartitionState.ATTACHED) {
-        throw new MeterStoreException(
-            ErrorKind.INVALID_INPUT,
+        throw new org.meterstore.hot.write.BelowFloorException(
             "Cannot write to window ["
                 + lower
                 + ", "

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
@@ -42,8 +41,7 @@ final class BatchPreparer {
         throw refused(i, null, MeterStoreException.invalid("reading", null, "required"));
       }
       if (floor != null && reading.from().isBefore(floor)) {
-        throw new MeterStoreException(
-            ErrorKind.INVALID_INPUT,
+        throw new org.meterstore.hot.write.BelowFloorException(
             "Cannot write to table "
                 + layout.table().name()
                 + ": reading #"

@@ -1,0 +1,73 @@
+package org.meterstore;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.reading.WriteResult;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.HotStore;
+
+/**
+ * A writer for steady ingest into one table's hot tier (DESIGN § 4): it read the watermark W once,
+ * when {@link MeterCatalog#hotWriter} made it, and refuses every reading below that W instead of
+ * routing it. Late corrections go through {@link MeterCatalog#append}.
+ *
+ * <p>When archival moves W past readings this writer still accepts, the hot tier refuses them
+ * (their window is archived: below the hot floor or detached) with the same kind of error; take a
+ * new writer or use {@code append}. Thread-safe; holds no resource.
+ */
+public final class HotWriter {
+  private final HotStore hot;
+  private final TableDefinition table;
+  private final Instant watermark;
+
+  HotWriter(HotStore hot, TableDefinition table, Instant watermark) {
+    this.hot = hot;
+    this.table = table;
+    this.watermark = watermark;
+  }
+
+  /** The table this writer writes to. */
+  public TableDefinition table() {
+    return table;
+  }
+
+  /**
+   * The W read when this writer was made (UTC): readings with {@code from} below it are refused.
+   */
+  public Instant watermark() {
+    return watermark;
+  }
+
+  /**
+   * Writes {@code batch} to the hot tier as one transaction; every reading is reported {@link
+   * Tier#HOT}. Outcomes and refusals are those of {@link MeterCatalog#append}, plus one: a reading
+   * whose {@code from} lies below {@link #watermark()}.
+   *
+   * @param now the write instant: {@code recorded_at} of every stored row (UTC)
+   * @throws MeterStoreException {@code INVALID_INPUT} naming {@code append} when a reading lies
+   *     below W (nothing written); otherwise as {@code append}
+   */
+  public WriteResult write(List<Reading> batch, Instant now) {
+    Objects.requireNonNull(batch, "batch");
+    if (now == null) {
+      throw MeterStoreException.invalid("now", null, "required");
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Reading r = batch.get(i);
+      if (r != null && r.from().isBefore(watermark)) {
+        throw MeterStoreException.invalid(
+            "from of reading #" + i + " of table " + table.name(),
+            r.from(),
+            "at or above the watermark "
+                + watermark
+                + " for a hot writer; a late correction below W goes through"
+                + " MeterCatalog.append, which routes it to the cold tier");
+      }
+    }
+    return WriteResult.allIn(Tier.HOT, hot.write(table, batch, now, watermark).outcomes());
+  }
+}
