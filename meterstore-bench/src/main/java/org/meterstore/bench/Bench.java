@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -18,7 +19,9 @@ import java.util.stream.Stream;
  * The one command: {@code Bench quick|full [ingest|archival|query|latency …]} runs the profile's
  * benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and warehouse under {@code
  * target/bench}, prints each result and writes {@code target/bench/results.json} and {@code
- * results.md}. A missed target is printed and recorded as {@code met: false}.
+ * results.md}. A missed target is printed and recorded as {@code met: false}. System properties
+ * change sizes and the archival benchmark's options ({@link Profile#withOverrides}, {@link
+ * ArchivalOptions}); they are read once, here.
  */
 public final class Bench {
   private static final List<String> ALL = List.of("ingest", "archival", "query", "latency");
@@ -27,7 +30,9 @@ public final class Bench {
 
   /** Entry point; see the class comment. */
   public static void main(String[] args) throws Exception {
-    Profile profile = Profile.named(args.length > 0 ? args[0] : "quick");
+    Properties properties = System.getProperties();
+    Profile profile = Profile.named(args.length > 0 ? args[0] : "quick").withOverrides(properties);
+    ArchivalOptions archival = ArchivalOptions.from(properties);
     Set<String> only = Set.copyOf(args.length > 1 ? List.of(args).subList(1, args.length) : ALL);
     Path out = Path.of(System.getProperty("bench.dir", "target/bench"));
     Path warehouse = out.resolve("warehouse");
@@ -46,7 +51,7 @@ public final class Bench {
         List<Result> these =
             switch (name) {
               case "ingest" -> IngestBench.run(d, profile);
-              case "archival" -> ArchivalBench.run(d, profile);
+              case "archival" -> ArchivalBench.run(d, profile, archival);
               case "query" -> QueryBench.run(d, profile);
               default -> LatencyBench.run(d, profile);
             };
@@ -57,7 +62,7 @@ public final class Bench {
       load.interrupt();
     }
     double minutes = (System.nanoTime() - started) / 60e9;
-    String header = header(profile, minutes, load);
+    String header = header(profile, minutes, load) + overrides(properties);
     ResultsWriter.write(out, results, header);
     System.out.println();
     System.out.println(header);
@@ -103,6 +108,17 @@ public final class Bench {
         Runtime.getRuntime().maxMemory() >> 20,
         load.mean(),
         load.max());
+  }
+
+  /** The {@code bench.*} options set for this run (but the output directory), or nothing. */
+  private static String overrides(Properties properties) {
+    List<String> set =
+        properties.stringPropertyNames().stream()
+            .filter(k -> k.startsWith("bench.") && !k.equals("bench.dir"))
+            .sorted()
+            .map(k -> "`-D" + k + "=" + properties.getProperty(k) + "`")
+            .toList();
+    return set.isEmpty() ? "" : " Options: " + String.join(" ", set) + ".";
   }
 
   private static void deleteTree(Path dir) throws Exception {

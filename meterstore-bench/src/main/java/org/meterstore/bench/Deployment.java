@@ -17,7 +17,7 @@ import org.meterstore.hot.HotStore;
  * One embedded PostgreSQL 17 (zonky binaries, as in the test suite) shared by MeterStore and every
  * PostgreSQL baseline, so both run with the same server settings; MeterStore's hot store on it, its
  * cold store with the JDBC catalog on it and a local-filesystem warehouse, a pool for query
- * connections, and a plain connection for the baselines.
+ * connections, a plain connection for the baselines, and the CPU clock of this JVM and that server.
  */
 final class Deployment implements AutoCloseable {
   final EmbeddedPostgres pg;
@@ -27,6 +27,7 @@ final class Deployment implements AutoCloseable {
   final ColdStore cold;
   final HikariDataSource readers;
   final Connection raw;
+  final CpuClock cpu;
 
   Deployment(Path warehouse) throws IOException, SQLException {
     this.pg = EmbeddedPostgres.builder().start();
@@ -43,6 +44,7 @@ final class Deployment implements AutoCloseable {
     pool.setPoolName("bench-readers");
     this.readers = new HikariDataSource(pool);
     this.raw = pg.getPostgresDatabase().getConnection();
+    this.cpu = CpuClock.of(raw);
   }
 
   /** A new connection for a baseline; the caller closes it. */

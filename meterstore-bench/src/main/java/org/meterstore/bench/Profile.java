@@ -1,11 +1,13 @@
 package org.meterstore.bench;
 
 import java.util.Locale;
+import java.util.Properties;
 
 /**
  * The sizes of one run. {@code quick} stays under five minutes on two shared cores; {@code full} is
  * the scale issue #9 names (1,000 meters for ingest, ~5 M rows per archival window, a year of 1,000
- * market locations for the aggregate).
+ * market locations for the aggregate). The system properties {@code bench.ingest.meters} and {@code
+ * bench.archival.meters} override the profile's sizes (see {@link #withOverrides}).
  *
  * @param name {@code quick} or {@code full}
  * @param ingestMeters meters whose 96-reading day batches the ingest benchmark writes
@@ -41,5 +43,40 @@ public record Profile(
       case "full" -> FULL;
       default -> throw new IllegalArgumentException("Invalid profile: " + name + " (quick|full)");
     };
+  }
+
+  /**
+   * This profile with the sizes {@code properties} set: {@code bench.ingest.meters} and {@code
+   * bench.archival.meters} (positive integers; absent keeps the profile's). For a larger or smaller
+   * archival window than the profile's, or a tiny smoke run.
+   */
+  public Profile withOverrides(Properties properties) {
+    return new Profile(
+        name,
+        positive(properties, "bench.ingest.meters", ingestMeters),
+        positive(properties, "bench.archival.meters", archivalMeters),
+        yearMeters,
+        hotMeters,
+        latencyBatches,
+        queryRuns,
+        seed);
+  }
+
+  /** The positive integer property {@code key}, or {@code fallback} when it is not set. */
+  static int positive(Properties properties, String key, int fallback) {
+    String text = properties.getProperty(key);
+    if (text == null) {
+      return fallback;
+    }
+    int value;
+    try {
+      value = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid " + key + ": " + text + " (a positive integer)");
+    }
+    if (value < 1) {
+      throw new IllegalArgumentException("Invalid " + key + ": " + text + " (a positive integer)");
+    }
+    return value;
   }
 }

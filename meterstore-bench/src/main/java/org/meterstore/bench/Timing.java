@@ -44,8 +44,17 @@ final class Timing {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
   }
 
-  /** What one measured side did: its result count, wall time and heap growth. */
-  record Measured(long count, double seconds, long heapGrowthBytes) {
+  /**
+   * What one measured side did: its result count, wall time, heap growth, the CPU it and the
+   * database used, and the system load average before and after it.
+   */
+  record Measured(
+      long count,
+      double seconds,
+      long heapGrowthBytes,
+      CpuClock.Usage cpu,
+      double loadBefore,
+      double loadAfter) {
     double perSecond() {
       return count / seconds;
     }
@@ -53,39 +62,57 @@ final class Timing {
     double heapGrowthMiB() {
       return heapGrowthBytes / (1024.0 * 1024.0);
     }
+
+    /** JVM CPU microseconds per counted item. */
+    double jvmMicrosPerItem() {
+      return cpu.jvm() * 1e6 / count;
+    }
+
+    /** PostgreSQL CPU microseconds per counted item. */
+    double postgresMicrosPerItem() {
+      return cpu.postgres() * 1e6 / count;
+    }
   }
 
   /**
    * Runs {@code work} (returning a count) while sampling, every 5 ms, the heap still in use after
    * the latest collection of each heap pool; reports the peak above the level before the run. What
-   * a side retains is measured, not garbage awaiting collection.
+   * a side retains is measured, not garbage awaiting collection. Also reads {@code cpu} and the
+   * system load average before and after.
    */
-  static Measured withHeap(Work<Long> work) throws Exception {
+  static Measured measure(CpuClock cpu, Work<Long> work) throws Exception {
     System.gc();
     Thread.sleep(200);
     long before = retainedHeap();
     AtomicLong peak = new AtomicLong(before);
-    Thread sampler =
-        new Thread(
-            () -> {
-              while (!Thread.currentThread().isInterrupted()) {
-                peak.accumulateAndGet(retainedHeap(), Math::max);
-                try {
-                  Thread.sleep(5);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-            },
-            "bench-heap-sampler");
+    Thread sampler = new Thread(() -> sampleHeap(peak), "bench-heap-sampler");
     sampler.setDaemon(true);
+    double loadBefore = loadAverage();
+    CpuClock.Usage cpuBefore = cpu.read();
     sampler.start();
     long started = System.nanoTime();
     long count = work.run();
     double seconds = (System.nanoTime() - started) / 1e9;
+    CpuClock.Usage used = cpu.read().since(cpuBefore);
     sampler.interrupt();
     sampler.join();
-    return new Measured(count, seconds, Math.max(0, peak.get() - before));
+    long growth = Math.max(0, peak.get() - before);
+    return new Measured(count, seconds, growth, used, loadBefore, loadAverage());
+  }
+
+  private static void sampleHeap(AtomicLong peak) {
+    while (!Thread.currentThread().isInterrupted()) {
+      peak.accumulateAndGet(retainedHeap(), Math::max);
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   private static long retainedHeap() {
