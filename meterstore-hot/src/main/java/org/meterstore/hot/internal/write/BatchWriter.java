@@ -65,16 +65,8 @@ public final class BatchWriter {
     Statements st = statements.computeIfAbsent(table, t -> new Statements(t, db.schema()));
     List<BatchRow> rows = new BatchPreparer(st.layout()).prepare(batch, now, floor);
     Set<Instant> windows = rows.stream().map(BatchRow::lower).collect(Collectors.toSet());
-    if (!partitions.allKnown(table, windows)) {
-      // partitions are about to be created: none for a batch the floor refuses
-      FloorCheck.refuseBelow(table.name(), partitions.recordedFloor(table), rows);
-    }
     for (int attempt = 1; ; attempt++) {
-      try {
-        partitions.ensureWindows(table, windows);
-      } catch (BelowFloorException e) {
-        throw FloorCheck.forFirstReading(e, rows);
-      }
+      ensurePartitions(table, windows, rows);
       try {
         List<WriteOutcome> outcomes =
             db.transaction(
@@ -95,6 +87,22 @@ public final class BatchWriter {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Ensures the batch's windows, refusing a batch below the table's floor before any partition is
+   * created: the floor is read only when a window is new to this store (a steady writer pays
+   * nothing), and the write transaction checks it again under the registry row's share lock.
+   */
+  private void ensurePartitions(TableDefinition table, Set<Instant> windows, List<BatchRow> rows) {
+    if (!partitions.allKnown(table, windows)) {
+      FloorCheck.refuseBelow(table.name(), partitions.recordedFloor(table), rows);
+    }
+    try {
+      partitions.ensureWindows(table, windows);
+    } catch (BelowFloorException e) {
+      throw FloorCheck.forFirstReading(e, rows);
     }
   }
 
