@@ -17,7 +17,8 @@ import org.meterstore.api.MeterStoreException;
  * its type and route the readings as late corrections to the cold tier ({@code append} does so).
  * {@link #reason()} says which of the two refusals it was. Always {@link ErrorKind#INVALID_INPUT},
  * never retryable: the same readings are refused again until they are routed elsewhere. Instants
- * are UTC; windows are {@code [start, end)}.
+ * are UTC; windows are {@code [start, end)}. The hot tier makes these (its factories are public for
+ * its internal packages); callers catch them. Immutable.
  */
 public final class BelowFloorException extends MeterStoreException {
   private static final long serialVersionUID = 1L;

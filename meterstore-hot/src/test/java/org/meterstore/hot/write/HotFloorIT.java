@@ -209,6 +209,40 @@ class HotFloorIT {
   }
 
   @Test
+  void aFloorInsideAWindowKeepsThatWindowFromBeingCreated() throws SQLException {
+    TableDefinition table = created("unaligned");
+    Instant floor = DAY.plus(Duration.ofHours(6));
+    store.partitions().recordFloor(table, floor);
+    Instant from = floor.plus(Duration.ofHours(1));
+
+    BelowFloorException e =
+        catchThrowableOfType(
+            BelowFloorException.class,
+            () -> store.write(table, List.of(quarterHour(5, from, "1", V1).build()), NOW));
+
+    assertThat(e).as("refusal of a window that starts below the floor").isNotNull();
+    assertThat(e.reason()).isEqualTo(BelowFloorException.Reason.BELOW_FLOOR);
+    assertThat(e.windowStart()).contains(DAY);
+    assertThat(e.readingFrom()).contains(from);
+    assertThat(e.getMessage())
+        .contains(
+            "reading #0 Reading[" + Fixtures.malo(5),
+            "lies in window ["
+                + DAY
+                + ", "
+                + DAY2
+                + "), which starts before the table's floor "
+                + floor);
+    assertThat(e.getCause()).isInstanceOf(BelowFloorException.class);
+    assertThat(store.partitions().list(table)).isEmpty();
+    assertThat(rowCount(table)).isZero();
+    assertThat(store.partitions().ensureHeadroom(table, floor))
+        .extracting(PartitionInfo::lowerBound)
+        .first()
+        .isEqualTo(DAY2);
+  }
+
+  @Test
   void recordFloorNeverLowersIt() {
     TableDefinition table = created("monotonic");
     assertThat(store.partitions().floor(table)).isEqualTo(Instant.EPOCH);
