@@ -163,17 +163,22 @@ public final class HotStore implements AutoCloseable {
    * @param batch the readings; any size, none null
    * @param now the write instant: {@code recorded_at} of every stored row and the arrival version
    *     of readings without one
-   * @param floor the hot tier's watermark: readings with {@code from < floor} are refused; null for
-   *     none
+   * @param floor the hot tier's watermark as the caller read it: readings with {@code from < floor}
+   *     are refused; null for none. The table's recorded floor ({@link Partitions#recordFloor})
+   *     applies either way, read inside the write's transaction.
    * @return the outcomes; nothing was written when this throws
+   * @throws org.meterstore.hot.write.BelowFloorException ({@code INVALID_INPUT}, not retryable)
+   *     when a reading starts below {@code floor} or the table's recorded floor, or lies in a
+   *     window whose partition is detached: the readings are archived history, late corrections for
+   *     the cold tier; a batch refused below a floor had no partition created for it
    * @throws MeterStoreException {@code INVALID_INPUT} when a reading breaks a rule of the api or
-   *     the table, lies below {@code floor}, or names a subject reference the registry does not
-   *     back ({@code subject_is_registered}) or one of another collection year than its balancing
-   *     year ({@code subject_year_matches_reading}); {@code INTEGRITY_VIOLATION} for a value
-   *     restated under an existing version, overlapping spans ({@code spans_do_not_overlap}) or a
-   *     second operator ({@code one_operator_per_reading}), naming the table, the reading and the
-   *     rule; {@code LOCK_TIMEOUT} when a needed partition could not be attached in time; {@code
-   *     STORAGE} when the database fails. A refused batch leaves no row behind.
+   *     the table, or names a subject reference the registry does not back ({@code
+   *     subject_is_registered}) or one of another collection year than its balancing year ({@code
+   *     subject_year_matches_reading}); {@code INTEGRITY_VIOLATION} for a value restated under an
+   *     existing version, overlapping spans ({@code spans_do_not_overlap}) or a second operator
+   *     ({@code one_operator_per_reading}), naming the table, the reading and the rule; {@code
+   *     LOCK_TIMEOUT} when a needed partition could not be attached in time; {@code STORAGE} when
+   *     the database fails. A refused batch leaves no row behind.
    */
   public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
     return writer.write(table, batch, now, floor);

@@ -20,6 +20,13 @@ import org.meterstore.api.table.TableDefinition;
  * thread-safe; concurrent creators in any number of processes serialise on a transaction-scoped
  * advisory lock per table and re-check existence inside it, so each partition is created once.
  *
+ * <p>Each table has a <b>floor</b>: the archiver records the table's committed watermark {@code W}
+ * with {@link #recordFloor} after every archival commit and before every reclamation. No partition
+ * whose window starts below the floor is created, and {@code HotStore.write} stores no reading with
+ * {@code from} below it, whoever writes: such a row would be invisible to every query, which reads
+ * {@code from < W} from the cold tier. Those refusals are {@link
+ * org.meterstore.hot.write.BelowFloorException}s.
+ *
  * <p>Every method throws {@link org.meterstore.api.MeterStoreException}: {@code INVALID_INPUT} for
  * a table that was not created or a partition name that is not one of the table's, {@code
  * LOCK_TIMEOUT}, {@code STORAGE} for a failing database, {@code CONFIG} for missing privileges.
@@ -27,17 +34,25 @@ import org.meterstore.api.table.TableDefinition;
 public interface Partitions {
   /**
    * Creates the missing partitions covering {@code [fromInclusive, toExclusive)}: every grid window
-   * that intersects the range.
+   * that intersects the range, lowest first.
    *
    * @return the partitions this call created, in bound order (empty when all existed)
+   * @throws org.meterstore.hot.write.BelowFloorException for the first window that starts below the
+   *     table's floor, or whose partition exists detached; missing windows below that one have been
+   *     created, none above it
    */
   List<PartitionInfo> ensure(TableDefinition table, Instant fromInclusive, Instant toExclusive);
 
   /**
-   * Pre-creates the partitions covering {@code [floor(now), now + partition_headroom)}.
+   * Pre-creates the partitions covering {@code [floor(now), now + partition_headroom)}, where
+   * {@code floor(now)} is the start of the window holding {@code now}. Windows below the table's
+   * floor are left out, without an error: when {@code now} lies below the floor, headroom starts at
+   * the first window at or above it (and nothing is created when that lies beyond the headroom).
    *
    * @param now the caller's current instant
    * @return the partitions this call created, in bound order
+   * @throws org.meterstore.hot.write.BelowFloorException when a window of the headroom has a
+   *     detached partition
    */
   List<PartitionInfo> ensureHeadroom(TableDefinition table, Instant now);
 
@@ -63,6 +78,30 @@ public interface Partitions {
    * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when it is still attached
    */
   boolean drop(TableDefinition table, String name);
+
+  /**
+   * Raises the table's floor to {@code floor}, monotonically: a value at or below the recorded
+   * floor leaves it unchanged. One short transaction under {@code ddl_lock_timeout} that takes the
+   * table's partition-creation advisory lock (so it waits for a partition creator in flight, and
+   * creators after it see the new floor) and updates the table's registry row, which every write
+   * holds {@code FOR SHARE} until it commits (so it waits for writes in flight, and writes after it
+   * see the new floor). When this returns, no partition below the floor can be created and no row
+   * below it stored. Any instant is accepted; the archiver passes the committed watermark, which
+   * lies on the table's partition grid.
+   *
+   * @param floor the new floor, an instant (UTC): readings with {@code from < floor} are refused
+   * @return the floor now in force: the greater of {@code floor} and the one recorded before
+   * @throws org.meterstore.api.MeterStoreException {@code LOCK_TIMEOUT} (retryable, nothing
+   *     changed) when a partition creator or a write held the table longer than {@code
+   *     ddl_lock_timeout}; {@code INVALID_INPUT} for a null floor or a table not created
+   */
+  Instant recordFloor(TableDefinition table, Instant floor);
+
+  /**
+   * The table's recorded floor (UTC), {@link Instant#EPOCH} when none was recorded. Read without
+   * locking: a concurrent {@link #recordFloor} may raise it the moment after.
+   */
+  Instant floor(TableDefinition table);
 
   /**
    * The number of rows with {@code from < boundary} in the table's attached partitions (read

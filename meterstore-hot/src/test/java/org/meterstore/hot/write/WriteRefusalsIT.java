@@ -269,8 +269,14 @@ class WriteRefusalsIT {
         ErrorKind.INVALID_INPUT,
         "Cannot write to table lastgang",
         "reading #1 Reading[" + Fixtures.malo(2),
-        "starts before the hot tier's floor " + floor,
-        "belongs to the cold tier");
+        "starts before the table's floor " + floor,
+        "routes them to the cold tier");
+    BelowFloorException e =
+        catchThrowableOfType(
+            BelowFloorException.class, () -> store.write(TABLE, List.of(below), NOW, floor));
+    assertThat(e.reason()).isEqualTo(BelowFloorException.Reason.BELOW_FLOOR);
+    assertThat(e.floor()).contains(floor);
+    assertThat(e.readingFrom()).contains(T0);
   }
 
   @Test

@@ -7,20 +7,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.schema.ExclusionConstraint;
+import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
 import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.hot.write.BelowFloorException;
 
 /**
  * Creates one partition the way DESIGN § 4 prescribes, inside the caller's DDL transaction (which
  * carries {@code SET LOCAL lock_timeout}):
  *
  * <ol>
- *   <li>take the table's advisory lock and re-check that the window is still missing;
+ *   <li>take the table's advisory lock, refuse a window below the table's floor and re-check that
+ *       the window is still missing;
  *   <li>{@code CREATE TABLE … (LIKE parent INCLUDING ALL)}: a standalone table with the parent's
  *       columns, NOT NULLs, CHECKs and primary-key index, invisible to every other session;
  *   <li>add the GiST exclusion constraints and a {@code CHECK} equal to the window;
@@ -43,8 +45,10 @@ final class PartitionCreator {
    * Creates the window starting at {@code lower} unless it exists.
    *
    * @return the partition created, or empty when it was already attached
-   * @throws MeterStoreException {@code INVALID_INPUT} when the window's partition exists detached
-   *     (it is being or was archived: writing there would resurrect archived readings)
+   * @throws BelowFloorException when {@code lower} lies below the table's recorded floor (read
+   *     under the advisory lock, which {@link TableFloors#record} takes too), or the window's
+   *     partition exists detached (it is being or was archived: writing there would resurrect
+   *     archived readings)
    */
   Optional<PartitionInfo> createIfMissing(Connection c, TableDefinition table, Instant lower)
       throws SQLException {
@@ -54,21 +58,16 @@ final class PartitionCreator {
     catalog.requireParent(c, table);
     PartitionGrid grid = PartitionGrid.of(table);
     String name = grid.name(lower);
+    Optional<Instant> floor = new TableRegistry(c, schema).floor(table.name());
+    if (floor.isPresent() && lower.isBefore(floor.get())) {
+      throw BelowFloorException.windowBelowFloor(
+          table.name(), floor.get(), name, lower, grid.upper(lower));
+    }
     Optional<PartitionInfo> existing = catalog.find(c, table, name);
     if (existing.isPresent()) {
       if (existing.get().state() != PartitionState.ATTACHED) {
-        throw new org.meterstore.hot.write.BelowFloorException(
-            "Cannot write to window ["
-                + lower
-                + ", "
-                + grid.upper(lower)
-                + ") of table "
-                + table.name()
-                + ": its partition "
-                + name
-                + " is "
-                + existing.get().state()
-                + " (archived or being archived; such readings belong to the cold tier)");
+        throw BelowFloorException.partitionDetached(
+            table.name(), name, existing.get().state().name(), lower, grid.upper(lower));
       }
       return Optional.empty();
     }

@@ -36,6 +36,12 @@ public record PartitionGrid(String table, Duration step) {
     return Instant.ofEpochSecond(Math.floorDiv(instant.getEpochSecond(), seconds) * seconds);
   }
 
+  /** The lower bound of the first window that starts at or after {@code instant}. */
+  public Instant ceiling(Instant instant) {
+    Instant lower = floor(instant);
+    return lower.equals(instant) ? lower : upper(lower);
+  }
+
   /** The upper bound (exclusive) of the window starting at {@code lower}. */
   public Instant upper(Instant lower) {
     return lower.plus(step);

@@ -16,6 +16,7 @@ import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.Partitions;
+import org.meterstore.hot.write.BelowFloorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class PartitionManager implements Partitions {
   private final PartitionCreator creator;
   private final PartitionCatalog catalog;
   private final PartitionDetacher detacher;
+  private final TableFloors floors;
 
   /** The partitions of the tables in {@code db}'s schema. */
   public PartitionManager(Database db) {
@@ -40,6 +42,7 @@ public final class PartitionManager implements Partitions {
     this.creator = new PartitionCreator(db.schema());
     this.catalog = new PartitionCatalog(db.schema());
     this.detacher = new PartitionDetacher(db, catalog);
+    this.floors = new TableFloors(db, catalog);
   }
 
   @Override
@@ -51,25 +54,68 @@ public final class PartitionManager implements Partitions {
   @Override
   public List<PartitionInfo> ensureHeadroom(TableDefinition table, Instant now) {
     PartitionGrid grid = PartitionGrid.of(table);
-    return ensure(table, grid.floor(now), now.plus(table.policy().partitionHeadroom()));
+    Instant end = now.plus(table.policy().partitionHeadroom());
+    Instant start = grid.floor(now);
+    Instant floor = floors.read(table);
+    if (start.isBefore(floor)) {
+      start = grid.ceiling(floor);
+    }
+    return start.isBefore(end) ? create(table, grid.lowerBounds(start, end), true) : List.of();
+  }
+
+  @Override
+  public Instant recordFloor(TableDefinition table, Instant floor) {
+    return floors.record(table, floor);
+  }
+
+  @Override
+  public Instant floor(TableDefinition table) {
+    return floors.read(table);
+  }
+
+  /** The floor recorded for {@code table}, if any (one short read transaction). */
+  public Optional<Instant> recordedFloor(TableDefinition table) {
+    return floors.recorded(table);
+  }
+
+  /** Whether this store has seen every window starting at {@code lowerBounds} attached. */
+  public boolean allKnown(TableDefinition table, Collection<Instant> lowerBounds) {
+    return lowerBounds.stream().allMatch(lower -> known.contains(table.name(), lower));
   }
 
   /**
-   * Makes sure the windows starting at {@code lowerBounds} are attached, creating the missing ones.
+   * Makes sure the windows starting at {@code lowerBounds} are attached, creating the missing ones,
+   * lowest first: when one is refused, no higher one of the call has been created.
    *
    * @return the partitions created, in bound order
+   * @throws BelowFloorException for a window below the table's floor or one whose partition is
+   *     detached
    */
   public List<PartitionInfo> ensureWindows(TableDefinition table, Collection<Instant> lowerBounds) {
+    return create(table, lowerBounds, false);
+  }
+
+  /** {@link #ensureWindows}, skipping windows below the floor when {@code skipBelowFloor}. */
+  private List<PartitionInfo> create(
+      TableDefinition table, Collection<Instant> lowerBounds, boolean skipBelowFloor) {
     List<PartitionInfo> created = new ArrayList<>();
     for (Instant lower : new TreeSet<>(lowerBounds)) {
       if (known.contains(table.name(), lower)) {
         continue;
       }
       String name = PartitionGrid.of(table).name(lower);
-      Optional<PartitionInfo> made =
-          db.ddl(
-              () -> "create partition " + name + " of table " + table.name(),
-              c -> creator.createIfMissing(c, table, lower));
+      Optional<PartitionInfo> made;
+      try {
+        made =
+            db.ddl(
+                () -> "create partition " + name + " of table " + table.name(),
+                c -> creator.createIfMissing(c, table, lower));
+      } catch (BelowFloorException e) {
+        if (skipBelowFloor && e.reason() == BelowFloorException.Reason.BELOW_FLOOR) {
+          continue; // the floor rose after ensureHeadroom read it
+        }
+        throw e;
+      }
       made.ifPresent(
           p -> {
             created.add(p);

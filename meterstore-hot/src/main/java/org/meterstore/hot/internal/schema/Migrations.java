@@ -36,7 +36,8 @@ public final class Migrations {
           "V001__create_schema.sql",
           "V002__reader_pins.sql",
           "V003__subject_registry.sql",
-          "V004__archival_leases.sql");
+          "V004__archival_leases.sql",
+          "V005__table_floor.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 

@@ -1,37 +1,26 @@
 package org.meterstore.hot.internal.schema;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
-import org.jooq.DSLContext;
-import org.jooq.Field;
-import org.jooq.Record2;
-import org.jooq.SQLDialect;
-import org.jooq.Table;
-import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
  * The {@code <schema>.tables} registry: one row per declared table with its time model, archival
- * step, creation instant and the longest span that crosses a partition bound. Statements are built
- * with jOOQ (no code generation: the registry is three columns and a key), executed on the caller's
- * connection and transaction.
+ * step, creation instant, the longest span that crosses a partition bound and the table's floor.
+ * Plain JDBC on the caller's connection and transaction: identifiers are quoted by {@link
+ * Identifiers}, every value is bound. Intervals travel as ISO-8601 text ({@link Duration#toString})
+ * and come back as whole seconds, rounded up so that a bound derived from them is never too narrow.
  */
 public final class TableRegistry {
-  private static final Field<String> NAME = DSL.field(DSL.name("name"), SQLDataType.CLOB);
-  private static final Field<String> TIME_MODEL =
-      DSL.field(DSL.name("time_model"), SQLDataType.CLOB);
-  private static final Field<Object> ARCHIVAL_STEP =
-      DSL.field(DSL.name("archival_step"), SQLDataType.OTHER);
-  private static final Field<OffsetDateTime> CREATED_AT =
-      DSL.field(DSL.name("created_at"), SQLDataType.TIMESTAMPWITHTIMEZONE);
-  private static final Field<Object> CROSSING_SPAN =
-      DSL.field(DSL.name("longest_crossing_span"), SQLDataType.OTHER);
-
   /**
    * What the registry holds for one table.
    *
@@ -40,65 +29,139 @@ public final class TableRegistry {
    */
   public record Entry(String timeModel, Duration archivalStep) {}
 
-  private final DSLContext dsl;
-  private final Table<?> tables;
+  /** The floor column (V005); null while no floor was recorded. */
+  public static final String FLOOR = "hot_floor";
+
+  private static final String BY_NAME = " WHERE " + Identifiers.quote("name") + " = ?";
+
+  private final Connection c;
+  private final String tables;
 
   /** The registry of {@code schema}, read and written through {@code c}. */
   public TableRegistry(Connection c, String schema) {
-    this.dsl = DSL.using(c, SQLDialect.POSTGRES);
-    this.tables = DSL.table(DSL.name(schema, "tables"));
+    this.c = c;
+    this.tables = Identifiers.qualified(schema, "tables");
   }
 
   /** The entry of {@code table}, if it was created. */
-  public Optional<Entry> find(String table) {
-    Record2<String, Long> row =
-        dsl.select(TIME_MODEL, seconds(ARCHIVAL_STEP))
-            .from(tables)
-            .where(NAME.eq(table))
-            .fetchOne();
-    return row == null
-        ? Optional.empty()
-        : Optional.of(new Entry(row.value1(), Duration.ofSeconds(row.value2())));
+  public Optional<Entry> find(String table) throws SQLException {
+    String sql =
+        "SELECT " + q("time_model") + ", " + seconds("archival_step") + " FROM " + tables + BY_NAME;
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next()
+            ? Optional.of(new Entry(rs.getString(1), Duration.ofSeconds(rs.getLong(2))))
+            : Optional.empty();
+      }
+    }
   }
 
-  /** Records {@code table} as created at {@code now}. */
-  public void insert(TableDefinition table, Instant now) {
-    dsl.insertInto(tables)
-        .columns(NAME, TIME_MODEL, ARCHIVAL_STEP, CREATED_AT)
-        .values(
-            DSL.val(table.name()),
-            DSL.val(table.timeModel().name()),
-            interval(table.policy().archivalStep()),
-            DSL.val(now.atOffset(ZoneOffset.UTC)))
-        .execute();
+  /** Records {@code table} as created at {@code now}, without a crossing span or a floor. */
+  public void insert(TableDefinition table, Instant now) throws SQLException {
+    String sql =
+        "INSERT INTO "
+            + tables
+            + " ("
+            + Identifiers.quoteAll(List.of("name", "time_model", "archival_step", "created_at"))
+            + ") VALUES (?, ?, cast(? AS interval), ?)";
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, table.name());
+      s.setString(2, table.timeModel().name());
+      s.setString(3, table.policy().archivalStep().toString());
+      s.setObject(4, now.atOffset(ZoneOffset.UTC));
+      s.executeUpdate();
+    }
   }
 
   /**
    * The longest span of a stored reading of {@code table} that crosses its partition's upper bound,
    * or empty while there is none.
    */
-  public Optional<Duration> longestCrossingSpan(String table) {
-    Record2<String, Long> row =
-        dsl.select(NAME, seconds(CROSSING_SPAN)).from(tables).where(NAME.eq(table)).fetchOne();
-    return row == null || row.value2() == null
-        ? Optional.empty()
-        : Optional.of(Duration.ofSeconds(row.value2()));
+  public Optional<Duration> longestCrossingSpan(String table) throws SQLException {
+    String sql = "SELECT " + seconds("longest_crossing_span") + " FROM " + tables + BY_NAME;
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        long value = rs.getLong(1);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(value));
+      }
+    }
   }
 
   /** Raises the recorded longest crossing span of {@code table} to at least {@code span}. */
-  public void recordCrossingSpan(String table, Duration span) {
-    dsl.query(
-            "UPDATE {0} SET {1} = greatest(coalesce({1}, interval '0'), {2}) WHERE {3} = {4}",
-            tables, CROSSING_SPAN, interval(span), NAME, DSL.val(table))
-        .execute();
+  public void recordCrossingSpan(String table, Duration span) throws SQLException {
+    String column = q("longest_crossing_span");
+    String sql =
+        "UPDATE "
+            + tables
+            + " SET "
+            + column
+            + " = greatest(coalesce("
+            + column
+            + ", interval '0'), cast(? AS interval))"
+            + BY_NAME;
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, span.toString());
+      s.setString(2, table);
+      s.executeUpdate();
+    }
   }
 
-  /** Whole seconds, rounded up so that a bound derived from it is never too narrow. */
-  private static Field<Long> seconds(Field<Object> interval) {
-    return DSL.field("ceil(extract(epoch from {0}))::bigint", SQLDataType.BIGINT, interval);
+  /** The floor recorded for {@code table}; empty when none was, or the table is not registered. */
+  public Optional<Instant> floor(String table) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT " + q(FLOOR) + " FROM " + tables + BY_NAME)) {
+      s.setString(1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
+      }
+    }
   }
 
-  private static Field<Object> interval(Duration d) {
-    return DSL.field("cast({0} as interval)", Object.class, DSL.val(d.toString()));
+  /**
+   * Raises the floor of {@code table} to {@code floor} unless it is already at or above it (a lower
+   * value changes nothing). Takes the row's lock, so it waits for writes that hold it {@code FOR
+   * SHARE}.
+   *
+   * @return the floor now recorded, or empty when the table is not registered
+   */
+  public Optional<Instant> raiseFloor(String table, Instant floor) throws SQLException {
+    // greatest() ignores a null floor: the first recorded value wins over "none".
+    String column = q(FLOOR);
+    String sql =
+        "UPDATE "
+            + tables
+            + " SET "
+            + column
+            + " = greatest("
+            + column
+            + ", ?)"
+            + BY_NAME
+            + " RETURNING "
+            + column;
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setObject(1, floor.atOffset(ZoneOffset.UTC));
+      s.setString(2, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
+      }
+    }
+  }
+
+  private static String seconds(String intervalColumn) {
+    return "ceil(extract(epoch from " + q(intervalColumn) + "))::bigint";
+  }
+
+  private static String q(String column) {
+    return Identifiers.quote(column);
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
   }
 }

@@ -10,6 +10,7 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.hot.internal.partition.PartitionGrid;
+import org.meterstore.hot.write.BelowFloorException;
 
 /**
  * Validates a whole batch by the api's rules before any SQL runs, and stamps each reading with its
@@ -32,6 +33,7 @@ final class BatchPreparer {
    * The batch's rows, in batch order.
    *
    * @param floor the watermark below which readings are refused, or null
+   * @throws BelowFloorException for the first reading with {@code from < floor}
    */
   List<BatchRow> prepare(List<Reading> batch, Instant now, Instant floor) {
     List<BatchRow> rows = new ArrayList<>(batch.size());
@@ -41,16 +43,8 @@ final class BatchPreparer {
         throw refused(i, null, MeterStoreException.invalid("reading", null, "required"));
       }
       if (floor != null && reading.from().isBefore(floor)) {
-        throw new org.meterstore.hot.write.BelowFloorException(
-            "Cannot write to table "
-                + layout.table().name()
-                + ": reading #"
-                + i
-                + " "
-                + reading
-                + " starts before the hot tier's floor "
-                + floor
-                + " (from < watermark: the reading belongs to the cold tier)");
+        throw BelowFloorException.readingBelowFloor(
+            layout.table().name(), floor, "#" + i + " " + reading, reading.from());
       }
       try {
         rows.add(row(i, reading, now));

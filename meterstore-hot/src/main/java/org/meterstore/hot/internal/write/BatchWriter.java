@@ -19,16 +19,19 @@ import org.meterstore.hot.internal.partition.PartitionManager;
 import org.meterstore.hot.internal.schema.ExclusionConstraint;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.internal.sql.SqlErrors;
+import org.meterstore.hot.write.BelowFloorException;
 import org.meterstore.hot.write.WriteResult;
 import org.postgresql.util.PSQLException;
 
 /**
- * Writes batches (DESIGN § 4): validate everything, ensure the partitions the batch needs, then in
- * one transaction check subject references against the registry (tables with a subject column
- * only), lock against crossing writes, read the stored versions of the batch's merge keys, decide
- * every outcome, check spans across partitions and insert the new rows with one statement. A
- * refused batch rolls back whole. A batch that meets a concurrent writer's identical rows or a
- * partition detached behind this store's back is retried once. Thread-safe.
+ * Writes batches (DESIGN § 4): validate everything, ensure the partitions the batch needs (lowest
+ * first; a window below the table's floor is refused before any is created), then in one
+ * transaction check subject references against the registry (tables with a subject column only),
+ * lock against crossing writes, read the table's floor under its registry row's share lock and
+ * refuse readings below it, read the stored versions of the batch's merge keys, decide every
+ * outcome, check spans across partitions and insert the new rows with one statement. A refused
+ * batch rolls back whole. A batch that meets a concurrent writer's identical rows or a partition
+ * detached behind this store's back is retried once. Thread-safe.
  */
 public final class BatchWriter {
   private final Database db;
@@ -46,7 +49,9 @@ public final class BatchWriter {
   /**
    * Writes {@code batch} to {@code table} at {@code now}.
    *
-   * @param floor readings with {@code from < floor} are refused; null for no floor
+   * @param floor readings with {@code from < floor} are refused; null for no floor (the table's
+   *     recorded floor applies either way)
+   * @throws BelowFloorException for a reading below either floor or in a detached window
    */
   public WriteResult write(TableDefinition table, List<Reading> batch, Instant now, Instant floor) {
     Objects.requireNonNull(table, "table");
@@ -61,7 +66,7 @@ public final class BatchWriter {
     List<BatchRow> rows = new BatchPreparer(st.layout()).prepare(batch, now, floor);
     Set<Instant> windows = rows.stream().map(BatchRow::lower).collect(Collectors.toSet());
     for (int attempt = 1; ; attempt++) {
-      partitions.ensureWindows(table, windows);
+      ensurePartitions(table, windows, rows);
       try {
         List<WriteOutcome> outcomes =
             db.transaction(
@@ -85,11 +90,28 @@ public final class BatchWriter {
     }
   }
 
+  /**
+   * Ensures the batch's windows, refusing a batch below the table's floor before any partition is
+   * created: the floor is read only when a window is new to this store (a steady writer pays
+   * nothing), and the write transaction checks it again under the registry row's share lock.
+   */
+  private void ensurePartitions(TableDefinition table, Set<Instant> windows, List<BatchRow> rows) {
+    if (!partitions.allKnown(table, windows)) {
+      FloorCheck.refuseBelow(table.name(), partitions.recordedFloor(table), rows);
+    }
+    try {
+      partitions.ensureWindows(table, windows);
+    } catch (BelowFloorException e) {
+      throw FloorCheck.forFirstReading(e, rows);
+    }
+  }
+
   private List<WriteOutcome> writeIn(Connection c, Statements st, List<BatchRow> rows, Instant now)
       throws SQLException {
     String table = st.layout().table().name();
     st.subjects().check(c, table, rows);
     LockedRead.Found found = st.lockedRead().run(c, rows);
+    FloorCheck.refuseBelow(table, found.floor(), rows);
     OutcomeResolver resolver = new OutcomeResolver(table, now, found.stored());
     rows.forEach(resolver::accept);
     List<BatchRow> toInsert = resolver.toInsert();

@@ -95,18 +95,26 @@ final class CrossingSpans {
   }
 
   /**
-   * The statement that reads the table's longest recorded crossing span in whole seconds (rounded
-   * up), one parameter: the table name. Must run after the {@link #lockStatement} in a statement of
-   * its own, so that it sees what a crossing writer committed before this one got the lock.
+   * The statement that reads the table's registry row and holds it {@code FOR SHARE} until the
+   * write ends, one parameter: the table name. Two columns: the longest recorded crossing span in
+   * whole seconds (rounded up; null while none) and the table's floor (null while none). Must run
+   * after the {@link #lockStatement} in a statement of its own, so that it sees what a crossing
+   * writer committed before this one got the lock. The share lock makes a concurrent raise of the
+   * floor wait for this write, and this write wait for a raise in flight (it then reads the raised
+   * floor): archival records the floor before it reclaims a partition, so no write can slip a row
+   * below it. A crossing writer updates the row it holds; every other writer of the table waits for
+   * its exclusive advisory lock before asking for the share lock, so they cannot deadlock.
    */
-  String longestSpanStatement() {
+  String registryRowStatement() {
     return "SELECT ceil(extract(epoch from "
         + quote("longest_crossing_span")
-        + "))::bigint FROM "
+        + "))::bigint, "
+        + quote(TableRegistry.FLOOR)
+        + " FROM "
         + Identifiers.qualified(schema, "tables")
         + " WHERE "
         + quote("name")
-        + " = ?";
+        + " = ? FOR SHARE";
   }
 
   /**

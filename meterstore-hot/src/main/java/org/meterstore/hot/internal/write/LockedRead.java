@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,11 +14,12 @@ import org.meterstore.api.table.TimeModel;
 
 /**
  * The first round trip of a write: the crossing-span lock with the planner settings, the table's
- * longest crossing span and the stored versions of the batch's merge keys, sent as three statements
- * in one message. Under {@code READ COMMITTED} each statement takes its own snapshot, so the two
- * reads see everything committed before the lock was granted, exactly as if they had been sent one
- * after the other. {@code POINT} tables take no lock and have no crossing spans: only the planner
- * settings and the lookup.
+ * registry row (its longest crossing span and its floor, held {@code FOR SHARE} until the write
+ * ends) and the stored versions of the batch's merge keys, sent as three statements in one message.
+ * Under {@code READ COMMITTED} each statement takes its own snapshot, so the two reads see
+ * everything committed before the lock was granted, exactly as if they had been sent one after the
+ * other. {@code POINT} tables take no advisory lock (only the planner settings) and have no
+ * crossing spans, but read and share-lock the registry row all the same, for the floor.
  */
 final class LockedRead {
   /**
@@ -24,8 +27,12 @@ final class LockedRead {
    *
    * @param stored the stored versions by merge key
    * @param longestCrossingSpan the table's longest recorded crossing span, if any
+   * @param floor the table's recorded floor, if any; it cannot rise before the write ends
    */
-  record Found(Map<String, List<StoredVersion>> stored, Optional<Duration> longestCrossingSpan) {}
+  record Found(
+      Map<String, List<StoredVersion>> stored,
+      Optional<Duration> longestCrossingSpan,
+      Optional<Instant> floor) {}
 
   private final StoredVersions versions;
   private final CrossingSpans crossing;
@@ -41,39 +48,30 @@ final class LockedRead {
 
   /** Locks (interval tables) and reads what the write of {@code rows} decides by. */
   Found run(Connection c, List<BatchRow> rows) throws SQLException {
-    String sql;
-    if (interval) {
-      boolean exclusive = rows.stream().anyMatch(BatchRow::crossesPartition);
-      sql =
-          CrossingSpans.lockStatement(exclusive)
-              + ";\n"
-              + crossing.longestSpanStatement()
-              + ";\n"
-              + versions.sql();
-    } else {
-      sql = "SELECT " + CrossingSpans.PLAN_SETTINGS + ";\n" + versions.sql();
-    }
+    String first =
+        interval
+            ? CrossingSpans.lockStatement(rows.stream().anyMatch(BatchRow::crossesPartition))
+            : "SELECT " + CrossingSpans.PLAN_SETTINGS;
+    String sql = first + ";\n" + crossing.registryRowStatement() + ";\n" + versions.sql();
     try (PreparedStatement s = c.prepareStatement(sql)) {
-      int next = 1;
-      if (interval) {
-        next = crossing.bindLock(s, next);
-        s.setString(next++, table);
-      }
+      int next = interval ? crossing.bindLock(s, 1) : 1;
+      s.setString(next++, table);
       List<String> ordered = versions.bind(c, s, rows, next);
       s.execute();
       Optional<Duration> longest = Optional.empty();
-      if (interval) {
-        nextResult(s);
-        try (ResultSet rs = s.getResultSet()) {
-          if (rs.next()) {
-            long seconds = rs.getLong(1);
-            longest = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
-          }
+      Optional<Instant> floor = Optional.empty();
+      nextResult(s);
+      try (ResultSet rs = s.getResultSet()) {
+        if (rs.next()) {
+          long seconds = rs.getLong(1);
+          longest = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
+          OffsetDateTime recorded = rs.getObject(2, OffsetDateTime.class);
+          floor = Optional.ofNullable(recorded).map(OffsetDateTime::toInstant);
         }
       }
       nextResult(s);
       try (ResultSet rs = s.getResultSet()) {
-        return new Found(StoredVersions.read(rs, ordered), longest);
+        return new Found(StoredVersions.read(rs, ordered), longest, floor);
       }
     }
   }

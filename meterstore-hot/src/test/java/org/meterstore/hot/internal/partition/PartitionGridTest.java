@@ -35,6 +35,15 @@ class PartitionGridTest {
   }
 
   @Test
+  void theCeilingIsTheFirstWindowStartingAtOrAfterAnInstant() {
+    Instant midnight = Instant.parse("2026-03-02T00:00:00Z");
+    assertThat(daily.ceiling(midnight)).isEqualTo(midnight);
+    assertThat(daily.ceiling(midnight.plusNanos(1))).isEqualTo(midnight.plus(Duration.ofDays(1)));
+    assertThat(daily.ceiling(midnight.minusSeconds(1))).isEqualTo(midnight);
+    assertThat(daily.ceiling(Instant.parse("1969-12-31T12:00:00Z"))).isEqualTo(Instant.EPOCH);
+  }
+
+  @Test
   void readsBackOnlyNamesOfItsOwnTableOnItsOwnGrid() {
     assertThat(daily.lowerBound("lastgang_2026_03_02_0000"))
         .contains(Instant.parse("2026-03-02T00:00:00Z"));
