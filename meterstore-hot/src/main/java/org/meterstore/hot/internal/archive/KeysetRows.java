@@ -11,9 +11,9 @@ import java.util.NoSuchElementException;
 import java.util.function.IntConsumer;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.sql.Database;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.PGCopyInputStream;
 
@@ -60,11 +60,11 @@ final class KeysetRows implements Iterable<Object[]> {
     List<String> names = columns.stream().map(ColumnSpec::name).toList();
     this.keyPositions = table.primaryKey().stream().mapToInt(names::indexOf).toArray();
     String select =
-        "COPY (SELECT " + Identifiers.quoteAll(names) + " FROM " + db.qualified(partition) + " ";
+        "COPY (SELECT " + SqlIdentifiers.quoteAll(names) + " FROM " + db.qualified(partition) + " ";
     // chunkRows is a validated int: no user text reaches the statement.
     String order =
         " ORDER BY "
-            + Identifiers.quoteAll(table.primaryKey())
+            + SqlIdentifiers.quoteAll(table.primaryKey())
             + " LIMIT "
             + chunkRows
             + ") TO STDOUT (FORMAT binary)";
@@ -72,7 +72,7 @@ final class KeysetRows implements Iterable<Object[]> {
     this.next =
         select
             + "WHERE ("
-            + Identifiers.quoteAll(table.primaryKey())
+            + SqlIdentifiers.quoteAll(table.primaryKey())
             + ") > ("
             + keyParameters()
             + ")"

@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.internal.sql.SqlErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +84,7 @@ final class SessionLease implements ArchivalLease {
 
   private static long bumpEpoch(
       Connection c, String schema, String table, String holder, Instant now) throws SQLException {
-    String leases = Identifiers.qualified(schema, "archival_leases");
+    String leases = SqlIdentifiers.qualified(schema, "archival_leases");
     String sql =
         "INSERT INTO "
             + leases

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.IntConsumer;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.archive.ArchivalLease;
@@ -21,7 +22,6 @@ import org.meterstore.hot.archive.PartitionDigest;
 import org.meterstore.hot.internal.partition.PartitionGrid;
 import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.Database;
-import org.meterstore.hot.internal.sql.Identifiers;
 
 /** The {@link ArchivalSource} of one store's database. Thread-safe. */
 public final class SqlArchivalSource implements ArchivalSource {
@@ -62,7 +62,7 @@ public final class SqlArchivalSource implements ArchivalSource {
     requirePartition(table, partition);
     String sql =
         "SELECT count(*), coalesce(sum("
-            + Identifiers.quote(StandardColumn.VALUE.columnName())
+            + SqlIdentifiers.quote(StandardColumn.VALUE.columnName())
             + "), 0) FROM "
             + db.qualified(partition);
     return db.transaction(

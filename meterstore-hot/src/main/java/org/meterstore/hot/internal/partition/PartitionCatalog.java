@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 
@@ -49,7 +49,7 @@ public final class PartitionCatalog {
    */
   public void requireParent(Connection c, TableDefinition table) throws SQLException {
     try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      s.setString(1, Identifiers.qualified(schema, table.name()));
+      s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
       try (ResultSet rs = s.executeQuery()) {
         rs.next();
         if (!rs.getBoolean(1)) {
@@ -101,7 +101,7 @@ public final class PartitionCatalog {
   private List<PartitionInfo> attached(Connection c, TableDefinition table) throws SQLException {
     List<PartitionInfo> partitions = new ArrayList<>();
     try (PreparedStatement s = c.prepareStatement(ATTACHED)) {
-      s.setString(1, Identifiers.qualified(schema, table.name()));
+      s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           partitions.add(

@@ -7,11 +7,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.schema.ExclusionConstraint;
 import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.write.BelowFloorException;
@@ -82,9 +82,9 @@ final class PartitionCreator {
 
   private List<String> statements(
       TableDefinition table, String name, Instant lower, Instant upper) {
-    String parent = Identifiers.qualified(schema, table.name());
-    String partition = Identifiers.qualified(schema, name);
-    String boundCheck = Identifiers.quote(name + "_bound");
+    String parent = SqlIdentifiers.qualified(schema, table.name());
+    String partition = SqlIdentifiers.qualified(schema, name);
+    String boundCheck = SqlIdentifiers.quote(name + "_bound");
     // Grid instants, not user values: DDL takes no bind parameters.
     String from = "'" + lower + "'";
     String to = "'" + upper + "'";
@@ -95,11 +95,11 @@ final class PartitionCreator {
           "ALTER TABLE "
               + partition
               + " ADD CONSTRAINT "
-              + Identifiers.quote(constraint.physicalName(name))
+              + SqlIdentifiers.quote(constraint.physicalName(name))
               + " "
               + constraint.definition(table));
     }
-    String quotedFrom = Identifiers.quote("from");
+    String quotedFrom = SqlIdentifiers.quote("from");
     sql.add(
         "ALTER TABLE "
             + partition

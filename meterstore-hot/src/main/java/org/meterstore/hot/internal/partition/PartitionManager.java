@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.sql.Database;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.Partitions;
@@ -166,7 +166,7 @@ public final class PartitionManager implements Partitions {
         "SELECT count(*) FROM "
             + db.qualified(table.name())
             + " WHERE "
-            + Identifiers.quote("from")
+            + SqlIdentifiers.quote("from")
             + " < ?";
     return db.transaction(
         () -> "count the rows of table " + table.name() + " below " + boundary,

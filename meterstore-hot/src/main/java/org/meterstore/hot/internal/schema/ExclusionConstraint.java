@@ -1,6 +1,6 @@
 package org.meterstore.hot.internal.schema;
 
-import static org.meterstore.hot.internal.sql.Identifiers.quote;
+import static org.meterstore.api.table.SqlIdentifiers.quote;
 
 import java.util.ArrayList;
 import java.util.List;

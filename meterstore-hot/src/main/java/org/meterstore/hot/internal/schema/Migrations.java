@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,10 +56,10 @@ public final class Migrations {
    */
   public static int apply(Connection c, String schema, Instant now) throws SQLException {
     AdvisoryLocks.lockExclusive(c, AdvisoryLocks.MIGRATION, AdvisoryLocks.key(schema, ""));
-    String history = Identifiers.qualified(schema, "schema_history");
+    String history = SqlIdentifiers.qualified(schema, "schema_history");
     if (!schemaExists(c, schema)) {
       try (Statement s = c.createStatement()) {
-        s.execute("CREATE SCHEMA " + Identifiers.quote(schema));
+        s.execute("CREATE SCHEMA " + SqlIdentifiers.quote(schema));
       }
     }
     try (Statement s = c.createStatement()) {
@@ -133,7 +133,7 @@ public final class Migrations {
   private static void run(Connection c, String schema, String history, Migration m, Instant now)
       throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.execute(m.sql(Identifiers.quote(schema)));
+      s.execute(m.sql(SqlIdentifiers.quote(schema)));
     }
     try (PreparedStatement s =
         c.prepareStatement(

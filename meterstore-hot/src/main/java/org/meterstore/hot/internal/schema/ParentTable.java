@@ -1,7 +1,7 @@
 package org.meterstore.hot.internal.schema;
 
-import static org.meterstore.hot.internal.sql.Identifiers.quote;
-import static org.meterstore.hot.internal.sql.Identifiers.quoteAll;
+import static org.meterstore.api.table.SqlIdentifiers.quote;
+import static org.meterstore.api.table.SqlIdentifiers.quoteAll;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
 import org.meterstore.hot.internal.sql.Database;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.internal.sql.SqlErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,7 +127,7 @@ public final class SchemaInstaller {
     }
     try (Statement s = c.createStatement()) {
       s.execute(
-          "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA " + Identifiers.quote(db.schema()));
+          "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA " + SqlIdentifiers.quote(db.schema()));
       LOG.info("Created extension btree_gist in schema {}", db.schema());
     } catch (SQLException e) {
       throw extensionRefused(e);

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
 import org.meterstore.hot.internal.sql.Database;
-import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
  * Drops one table from the hot tier in one transaction under {@code lock_timeout}: the partitioned
@@ -34,7 +34,7 @@ public final class TablePurger {
    * Drops {@code table}; returns the relations dropped (parent first), empty when nothing existed.
    */
   public List<String> purge(String table) {
-    Identifiers.quote(table);
+    SqlIdentifiers.quote(table);
     return db.ddl(() -> "purge table " + table, c -> purge(c, table));
   }
 

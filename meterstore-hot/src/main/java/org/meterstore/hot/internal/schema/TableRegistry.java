@@ -10,8 +10,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
  * The {@code <schema>.tables} registry: one row per declared table with its time model, archival
@@ -32,7 +32,7 @@ public final class TableRegistry {
   /** The floor column (V005); null while no floor was recorded. */
   public static final String FLOOR = "hot_floor";
 
-  private static final String BY_NAME = " WHERE " + Identifiers.quote("name") + " = ?";
+  private static final String BY_NAME = " WHERE " + SqlIdentifiers.quote("name") + " = ?";
 
   private final Connection c;
   private final String tables;
@@ -40,7 +40,7 @@ public final class TableRegistry {
   /** The registry of {@code schema}, read and written through {@code c}. */
   public TableRegistry(Connection c, String schema) {
     this.c = c;
-    this.tables = Identifiers.qualified(schema, "tables");
+    this.tables = SqlIdentifiers.qualified(schema, "tables");
   }
 
   /** The entry of {@code table}, if it was created. */
@@ -63,7 +63,7 @@ public final class TableRegistry {
         "INSERT INTO "
             + tables
             + " ("
-            + Identifiers.quoteAll(List.of("name", "time_model", "archival_step", "created_at"))
+            + SqlIdentifiers.quoteAll(List.of("name", "time_model", "archival_step", "created_at"))
             + ") VALUES (?, ?, cast(? AS interval), ?)";
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, table.name());
@@ -157,7 +157,7 @@ public final class TableRegistry {
   }
 
   private static String q(String column) {
-    return Identifiers.quote(column);
+    return SqlIdentifiers.quote(column);
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {

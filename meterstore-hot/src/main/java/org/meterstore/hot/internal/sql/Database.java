@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 
 /**
  * Runs work in transactions on connections borrowed from the store's {@link DataSource}. Every
@@ -22,7 +23,7 @@ public record Database(DataSource dataSource, String schema, Duration ddlLockTim
 
   /** {@code "schema"."name"}. */
   public String qualified(String name) {
-    return Identifiers.qualified(schema, name);
+    return SqlIdentifiers.qualified(schema, name);
   }
 
   /** Runs {@code work} in one transaction; {@code action} completes "Cannot …" in errors. */

@@ -13,7 +13,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.subject.SubjectRef;
 import org.meterstore.hot.subject.TrailAction;
 import org.meterstore.hot.subject.TrailEntry;
@@ -32,7 +32,7 @@ final class ErasureTrail {
   private final String table;
 
   ErasureTrail(String schema) {
-    this.table = Identifiers.qualified(schema, "erasure_trail");
+    this.table = SqlIdentifiers.qualified(schema, "erasure_trail");
   }
 
   /** Appends {@code entry}; its {@link TrailEntry#sequence()} is ignored and assigned here. */

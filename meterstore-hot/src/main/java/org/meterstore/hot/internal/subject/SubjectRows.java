@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.subject.SubjectRef;
 
 /**
@@ -24,8 +24,8 @@ final class SubjectRows {
   private final String holds;
 
   SubjectRows(String schema) {
-    this.subjects = Identifiers.qualified(schema, "subjects");
-    this.holds = Identifiers.qualified(schema, "subject_holds");
+    this.subjects = SqlIdentifiers.qualified(schema, "subjects");
+    this.holds = SqlIdentifiers.qualified(schema, "subject_holds");
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.subject.ErasureKeys;
 
 /**
@@ -36,7 +36,7 @@ final class Suppressions {
    * @param keys the ring, or null when no erasure secret is configured (then nothing is suppressed)
    */
   Suppressions(String schema, ErasureKeys keys) {
-    this.table = Identifiers.qualified(schema, "subject_suppressions");
+    this.table = SqlIdentifiers.qualified(schema, "subject_suppressions");
     this.keys = keys;
   }
 

@@ -1,6 +1,6 @@
 package org.meterstore.hot.internal.write;
 
-import static org.meterstore.hot.internal.sql.Identifiers.quote;
+import static org.meterstore.api.table.SqlIdentifiers.quote;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,8 +9,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.internal.schema.ExclusionConstraint;
-import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
  * Finds which reading of a refused batch an exclusion constraint stopped. The failed transaction is
@@ -30,7 +30,7 @@ final class ConstraintDiagnosis {
   ConstraintDiagnosis(TableLayout layout, String schema) {
     this.layout = layout;
     int keys = layout.mergeKey().length;
-    String table = Identifiers.qualified(schema, layout.table().name());
+    String table = SqlIdentifiers.qualified(schema, layout.table().name());
     String from = quote("from");
     String tFrom = "t." + from;
     String bFrom = layout.batchFrom("b");

@@ -1,6 +1,6 @@
 package org.meterstore.hot.internal.write;
 
-import static org.meterstore.hot.internal.sql.Identifiers.quote;
+import static org.meterstore.api.table.SqlIdentifiers.quote;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,9 +11,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
-import org.meterstore.hot.internal.sql.Identifiers;
 
 /**
  * The overlap check the per-partition exclusion constraint cannot make: a span that crosses its
@@ -44,7 +44,7 @@ final class CrossingSpans {
         "SELECT b.ord FROM "
             + TableLayout.unnest(keys + 5, "b", true)
             + " WHERE EXISTS (SELECT 1 FROM "
-            + Identifiers.qualified(schema, layout.table().name())
+            + SqlIdentifiers.qualified(schema, layout.table().name())
             + " t WHERE "
             + layout.mergeKeyJoin("t", "b", false)
             + " AND t."
@@ -111,7 +111,7 @@ final class CrossingSpans {
         + "))::bigint, "
         + quote(TableRegistry.FLOOR)
         + " FROM "
-        + Identifiers.qualified(schema, "tables")
+        + SqlIdentifiers.qualified(schema, "tables")
         + " WHERE "
         + quote("name")
         + " = ? FOR SHARE";

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.meterstore.api.table.ColumnSpec;
-import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.api.table.SqlIdentifiers;
 
 /**
  * Inserts a batch's new rows in one plain statement, {@code INSERT … SELECT … FROM
@@ -37,9 +37,9 @@ final class RowInserter {
     }
     this.sql =
         "INSERT INTO "
-            + Identifiers.qualified(schema, layout.table().name())
+            + SqlIdentifiers.qualified(schema, layout.table().name())
             + " ("
-            + Identifiers.quoteAll(names)
+            + SqlIdentifiers.quoteAll(names)
             + ") SELECT "
             + String.join(", ", casts)
             + " FROM "

@@ -3,6 +3,7 @@ package org.meterstore.hot.internal.write;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
+import org.meterstore.api.reading.VersionOrder;
 
 /**
  * One version of a reading that is already stored (or accepted earlier in the same batch), with
@@ -33,8 +34,7 @@ record StoredVersion(
 
   /** Whether this version ranks above {@code other}: higher version, then later recorded. */
   boolean outranks(StoredVersion other) {
-    int byVersion = version.compareTo(other.version);
-    return byVersion != 0 ? byVersion > 0 : recordedAt.isAfter(other.recordedAt);
+    return VersionOrder.outranks(version, recordedAt, other.version, other.recordedAt);
   }
 
   /** The version {@code row} would store, recorded at {@code now}. */

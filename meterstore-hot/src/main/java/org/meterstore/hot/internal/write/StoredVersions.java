@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.meterstore.hot.internal.sql.Identifiers;
+import org.meterstore.api.table.SqlIdentifiers;
 
 /**
  * Reads every stored version of the batch's merge keys in one statement: the distinct keys go as
@@ -34,11 +34,11 @@ final class StoredVersions {
     this.sql =
         "SELECT b.ord, "
             + String.join(
-                ", ", STORED_COLUMNS.stream().map(col -> "t." + Identifiers.quote(col)).toList())
+                ", ", STORED_COLUMNS.stream().map(col -> "t." + SqlIdentifiers.quote(col)).toList())
             + " FROM "
             + TableLayout.unnest(keyColumns, "b", true)
             + " CROSS JOIN LATERAL (SELECT * FROM "
-            + Identifiers.qualified(schema, layout.table().name())
+            + SqlIdentifiers.qualified(schema, layout.table().name())
             + " t WHERE "
             + layout.mergeKeyJoin("t", "b", true)
             + ") t";

@@ -10,8 +10,8 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.StandardColumn;
-import org.meterstore.hot.internal.sql.Identifiers;
 import org.meterstore.hot.subject.SubjectRef;
 
 /**
@@ -32,7 +32,7 @@ final class SubjectCheck {
     this.balancingDay = layout.position(StandardColumn.BALANCING_DAY.columnName());
     this.sql =
         "SELECT reference, collection_year FROM "
-            + Identifiers.qualified(schema, "subjects")
+            + SqlIdentifiers.qualified(schema, "subjects")
             + " WHERE reference = ANY(?)";
   }
 
