@@ -27,6 +27,7 @@ import org.apache.iceberg.parquet.Parquet;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.maintenance.archival.ArchivalRun;
@@ -57,7 +58,7 @@ final class ArchivalBench {
     Dataset data =
         new Dataset(p.archivalMeters(), LocalDate.of(2026, 3, 1), 3, 5, 0.03, 0.01, p.seed());
     String partition = fill(d, data);
-    Schema schema = d.cold.table(TABLE).icebergTable().schema();
+    Schema schema = d.cold.table(TABLE).view(SnapshotSelector.current()).schema();
     Path plain = d.warehouse.resolve("plain-parquet");
     Files.createDirectories(plain);
     Timing.Measured copy =
