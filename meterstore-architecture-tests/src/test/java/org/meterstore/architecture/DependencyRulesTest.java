@@ -5,7 +5,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
@@ -19,6 +22,8 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -218,6 +223,53 @@ class DependencyRulesTest {
             "libraries log via SLF4J; only a java.sql.Driver must name java.util.logging.Logger"
                 + " (getParentLogger)")
         .check(classes);
+  }
+
+  @Test
+  void onlyTheColdTierReadsIcebergSnapshotMetadata() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.meterstore.cold..")
+        .should()
+        .callMethodWhere(readsSnapshotMetadata())
+        .because(
+            "the cold tier owns W and snapshot metadata: other modules call its typed methods"
+                + " (watermark, watermarkAt, archivalCommits, view), never parse a summary, walk"
+                + " parents or load the raw table (CONVENTIONS.md, one home per idea)")
+        .check(classes);
+  }
+
+  /**
+   * A call that reads what only the cold tier may read: the raw Iceberg table behind {@code
+   * ColdTable}, a snapshot's summary or parent, the table's snapshot list, current snapshot,
+   * snapshot by id, history or refs, any {@code SnapshotUtil} helper, or a catalog's {@code
+   * loadTable}.
+   */
+  private static DescribedPredicate<JavaMethodCall> readsSnapshotMetadata() {
+    Map<String, Set<String>> forbidden =
+        Map.of(
+            "org.meterstore.cold.ColdTable", Set.of("icebergTable"),
+            "org.apache.iceberg.Snapshot", Set.of("summary", "parentId"),
+            "org.apache.iceberg.Table",
+                Set.of("snapshots", "currentSnapshot", "snapshot", "history", "refs"),
+            "org.apache.iceberg.catalog.Catalog", Set.of("loadTable"));
+    return DescribedPredicate.describe(
+        "reads Iceberg snapshot metadata or the raw table "
+            + forbidden
+            + " or any method of org.apache.iceberg.util.SnapshotUtil",
+        call -> {
+          JavaClass owner = call.getTarget().getOwner();
+          if (owner.getName().equals("org.apache.iceberg.util.SnapshotUtil")) {
+            return true;
+          }
+          String method = call.getTarget().getName();
+          return forbidden.entrySet().stream()
+              .anyMatch(
+                  e ->
+                      e.getValue().contains(method)
+                          && (owner.getName().equals(e.getKey())
+                              || owner.isAssignableTo(e.getKey())));
+        });
   }
 
   private static ArchRule rule(String from, String to) {

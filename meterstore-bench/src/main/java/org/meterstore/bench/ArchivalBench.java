@@ -15,6 +15,7 @@ import java.util.function.ToDoubleFunction;
 import org.apache.iceberg.Schema;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.maintenance.archival.ArchivalRun;
@@ -77,7 +78,7 @@ final class ArchivalBench {
   private static Sides measure(Deployment d, String partition, ArchivalOptions o) throws Exception {
     Timing.Measured copy = null;
     if (o.baseline()) {
-      Schema schema = d.cold.table(TABLE).icebergTable().schema();
+      Schema schema = d.cold.table(TABLE).view(SnapshotSelector.current()).schema();
       Path plain = d.warehouse.resolve("plain-parquet");
       Files.createDirectories(plain);
       String qualified = "\"" + d.hot.schema() + "\".\"" + partition + "\"";

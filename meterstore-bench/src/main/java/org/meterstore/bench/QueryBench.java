@@ -9,12 +9,11 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.snapshot.ColdDataFile;
+import org.meterstore.cold.snapshot.SnapshotSelector;
 
 /**
  * Benchmarks 3, 4 and 5 over one year of readings: {@code yearMeters} market locations from 1 Jan
@@ -54,8 +53,9 @@ final class QueryBench {
                         data.rows(TABLE, NOW, COLD_FROM, W)));
     long hotRows = writeHotMonth(d, data, p.hotMeters());
     long plainRows = loadPlain(d, data, p.hotMeters());
-    List<String> files = dataFiles(d.cold.table(TABLE).icebergTable());
-    long coldRows = coldRecordCount(d.cold.table(TABLE).icebergTable());
+    List<ColdDataFile> coldFiles = d.cold.table(TABLE).view(SnapshotSelector.current()).dataFiles();
+    List<String> files = dataFiles(coldFiles);
+    long coldRows = coldFiles.stream().mapToLong(ColdDataFile::recordCount).sum();
     String sizes =
         String.format(
             Locale.ROOT,
@@ -133,24 +133,9 @@ final class QueryBench {
     }
   }
 
-  private static List<String> dataFiles(Table table) throws Exception {
-    List<String> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask t : tasks) {
-        files.add(t.file().location().replaceFirst("^file:", ""));
-      }
-    }
-    return files;
-  }
-
-  private static long coldRecordCount(Table table) throws Exception {
-    long n = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask t : tasks) {
-        n += t.file().recordCount();
-      }
-    }
-    return n;
+  /** The local paths of the current snapshot's data files. */
+  private static List<String> dataFiles(List<ColdDataFile> files) {
+    return files.stream().map(f -> f.location().replaceFirst("^file:", "")).toList();
   }
 
   /** Benchmark 3: Iceberg data-file bytes per reading vs the PostgreSQL table with its index. */

@@ -11,6 +11,7 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
@@ -18,6 +19,8 @@ import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
  * One MeterStore table's cold tier: an Iceberg table (format v2, Parquet) whose snapshots carry the
@@ -38,8 +41,11 @@ public interface ColdTable {
   TableDefinition definition();
 
   /**
-   * The Iceberg table, freshly loaded: for reads by the query layer, for operators' out-of-band
-   * maintenance and for tests. Commits made through it bypass MeterStore's protocol.
+   * The Iceberg table, freshly loaded: an escape hatch for tests and for operators' out-of-band
+   * tools (a foreign engine's maintenance, forensic reads). MeterStore's own modules never use it:
+   * they read through the typed methods here ({@link #watermark()}, {@link #watermarkAt}, {@link
+   * #archivalCommits()}, {@link #view}); an architecture test enforces that. Commits made through
+   * it bypass MeterStore's protocol.
    */
   Table icebergTable();
 
@@ -61,6 +67,41 @@ public interface ColdTable {
    *     STORAGE} when the catalog cannot be read
    */
   Instant watermark();
+
+  /**
+   * The watermark W as snapshot {@code snapshotId} has it: its own {@code meterstore.watermark}, or
+   * that of its nearest ancestor that carries one (the same parent walk as {@link #watermark()});
+   * the epoch when no ancestor does. A hole in the history means W is unknown, never the epoch.
+   *
+   * @return W in UTC, never null
+   * @throws org.meterstore.api.MeterStoreException {@code QUERY} naming the snapshot when it does
+   *     not exist (expired or never committed); {@code INVARIANT_VIOLATED} when the walk reaches a
+   *     parent that no longer exists before finding W; {@code STORAGE} when the catalog cannot be
+   *     read
+   */
+  Instant watermarkAt(long snapshotId);
+
+  /**
+   * The archival commits still in the table's metadata, in sequence-number order (oldest first),
+   * each with its parsed summary (DESIGN § 5). Corrections, re-stamps and foreign commits are not
+   * listed, nor is a commit whose summary does not parse (it is not MeterStore's), nor one whose
+   * snapshot was expired. Loads the table afresh; never null.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} when the catalog cannot be read
+   */
+  List<ArchivalCommit> archivalCommits();
+
+  /**
+   * A view of the snapshot {@code selector} names, pinned by id: what it plans and reads, and its
+   * W, come from that one snapshot whatever commits land afterwards. An unknown snapshot, tag or
+   * instant is an error, never a fallback to another snapshot.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code QUERY} naming the snapshot, tag or
+   *     instant when it does not resolve to a retained snapshot (the message points to {@code
+   *     system.snapshots}); {@code INVARIANT_VIOLATED} when the snapshot's W is unknown (a hole in
+   *     its history); {@code STORAGE} when the catalog or the table's metadata cannot be read
+   */
+  SnapshotView view(SnapshotSelector selector);
 
   /**
    * Writes one archival window as Parquet files and commits them in one snapshot that moves W to
@@ -153,7 +194,12 @@ public interface ColdTable {
    */
   CloseableIterable<Object[]> readSnapshot(long snapshotId);
 
-  /** The rows of the snapshot tagged {@code tag}; {@code QUERY} when there is no such tag. */
+  /**
+   * The rows of the snapshot tagged {@code tag}.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code QUERY} naming the tag when there is no
+   *     such tag
+   */
   CloseableIterable<Object[]> readTag(String tag);
 
   /**

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.io.CloseableIterable;
@@ -19,11 +18,13 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.ColdTable;
 import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.commit.ArchivalCommitReader;
 import org.meterstore.cold.internal.commit.ArchivalCommitter;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CorrectionAppender;
@@ -32,12 +33,16 @@ import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.orphan.OrphanScanner;
 import org.meterstore.cold.internal.snapshot.Expirer;
+import org.meterstore.cold.internal.snapshot.IcebergSnapshotView;
 import org.meterstore.cold.internal.snapshot.Restamper;
 import org.meterstore.cold.internal.snapshot.SnapshotLister;
+import org.meterstore.cold.internal.snapshot.SnapshotSelection;
 import org.meterstore.cold.internal.snapshot.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
  * The {@link ColdTable} over one Iceberg table: it wires the protocol classes together and owns
@@ -102,6 +107,21 @@ public final class IcebergColdTable implements ColdTable {
   }
 
   @Override
+  public Instant watermarkAt(long snapshotId) {
+    return view(SnapshotSelector.snapshotId(snapshotId)).watermark();
+  }
+
+  @Override
+  public List<ArchivalCommit> archivalCommits() {
+    return ArchivalCommitReader.list(access.load());
+  }
+
+  @Override
+  public SnapshotView view(SnapshotSelector selector) {
+    return IcebergSnapshotView.of(access.load(), definition.name(), selector);
+  }
+
+  @Override
   public ArchiveResult archive(
       ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld) {
     return new ArchivalCommitter(access, definition, settings, counter)
@@ -154,39 +174,26 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public CloseableIterable<Object[]> read() {
-    Table table = access.load();
-    Snapshot current = table.currentSnapshot();
-    return current == null ? CloseableIterable.empty() : rows(table, current.snapshotId());
+    return rows(SnapshotSelector.current());
   }
 
   @Override
   public CloseableIterable<Object[]> readSnapshot(long snapshotId) {
-    Table table = access.load();
-    if (table.snapshot(snapshotId) == null) {
-      throw new MeterStoreException(
-          ErrorKind.QUERY,
-          "Cannot read snapshot "
-              + snapshotId
-              + " of cold table "
-              + definition.name()
-              + ": it does not exist (expired or never committed)");
-    }
-    return rows(table, snapshotId);
+    return rows(SnapshotSelector.snapshotId(snapshotId));
   }
 
   @Override
   public CloseableIterable<Object[]> readTag(String tag) {
-    Table table = access.load();
-    SnapshotRef ref = table.refs().get(tag);
-    if (ref == null || !ref.isTag()) {
-      throw new MeterStoreException(
-          ErrorKind.QUERY,
-          "Cannot read tag " + tag + " of cold table " + definition.name() + ": no such tag");
-    }
-    return rows(table, ref.snapshotId());
+    return rows(SnapshotSelector.tag(tag));
   }
 
-  private CloseableIterable<Object[]> rows(Table table, long snapshotId) {
+  private CloseableIterable<Object[]> rows(SnapshotSelector selector) {
+    Table table = access.load();
+    Long snapshotId =
+        SnapshotSelection.pick(selector, SnapshotSelection.Metadata.of(table), definition.name());
+    if (snapshotId == null) {
+      return CloseableIterable.empty();
+    }
     RowConverter converter = new RowConverter(definition, table.schema());
     return CloseableIterable.transform(
         IcebergGenerics.read(table).useSnapshot(snapshotId).build(), converter::toRow);

@@ -12,6 +12,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ContentDigest;
@@ -75,11 +76,11 @@ final class LeasedRun {
       cold.requireNoDrift();
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
-      CommitLog log = CommitLog.of(cold.icebergTable());
-      ArchivalPlan plan = plan(cold.watermark(), partitions, log, maxWindows);
+      List<ArchivalCommit> commits = cold.archivalCommits();
+      ArchivalPlan plan = plan(cold.watermark(), partitions, commits, maxWindows);
       archiveWindows(plan, partitions);
       if (!leaseLost && failure == null) {
-        reclaim(plan.reclaimable(), log);
+        reclaim(plan.reclaimable(), commits);
       }
       refuseStranded(plan.stranded());
       if (expireSnapshots && !leaseLost) {
@@ -154,14 +155,14 @@ final class LeasedRun {
   }
 
   private ArchivalPlan plan(
-      Instant w, List<PartitionInfo> partitions, CommitLog log, int maxWindows) {
+      Instant w, List<PartitionInfo> partitions, List<ArchivalCommit> commits, int maxWindows) {
     List<ObservedPartition> observed = new ArrayList<>();
     for (PartitionInfo p : partitions) {
       boolean detached = p.state() == PartitionState.DETACHED;
       Instant archivedAt =
           detached
-              ? log.covering(p.lowerBound(), p.upperBound())
-                  .map(CommitLog.Commit::archivedAt)
+              ? covering(commits, p.lowerBound(), p.upperBound())
+                  .map(ArchivalCommit::archivedAt)
                   .orElse(null)
               : null;
       observed.add(
@@ -277,7 +278,7 @@ final class LeasedRun {
   }
 
   /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
-  private void reclaim(List<ObservedPartition> reclaimable, CommitLog log) {
+  private void reclaim(List<ObservedPartition> reclaimable, List<ArchivalCommit> commits) {
     for (ObservedPartition p : reclaimable) {
       settings.faults().reached(FaultPoint.BEFORE_DROP, table.name(), p.name());
       if (!lease.isHeld()) {
@@ -285,7 +286,7 @@ final class LeasedRun {
         return;
       }
       ContentDigest committed =
-          log.covering(p.from(), p.to()).map(CommitLog.Commit::digest).orElse(null);
+          covering(commits, p.from(), p.to()).map(ArchivalCommit::digest).orElse(null);
       PartitionDigest digest = hot.archival().digest(table, p.name());
       if (committed == null || !matches(committed, digest)) {
         failure = digestMismatch(p.name(), committed, digest, "kept");
@@ -303,6 +304,16 @@ final class LeasedRun {
         LOG.info("Reclaiming {} skipped this cycle: {}", p.name(), e.getMessage());
       }
     }
+  }
+
+  /**
+   * The first archival commit (in sequence order) whose window covers {@code [lower, upper)}. A
+   * commit expired from the metadata is unknown here, which keeps its partition (never the
+   * reverse).
+   */
+  private static Optional<ArchivalCommit> covering(
+      List<ArchivalCommit> commits, Instant lower, Instant upper) {
+    return commits.stream().filter(c -> c.covers(lower, upper)).findFirst();
   }
 
   /** Step 2's refusal: detached leftovers that are not the next window are named, not touched. */

@@ -19,7 +19,6 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.CommitPolicy;
-import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.snapshot.ExpiryResult;
@@ -53,7 +52,7 @@ public final class Expirer {
     List<SnapshotInfo> snapshots = SnapshotLister.list(table, access.tableName());
     Set<Long> protectedIds = new HashSet<>();
     table.refs().values().forEach(r -> protectedIds.add(r.snapshotId()));
-    protectedIds.addAll(chainToWatermark(table));
+    protectedIds.addAll(chainToWatermark(table, access.tableName()));
     List<Long> plan =
         ExpiryPlanner.plan(snapshots, protectedIds, cutoff, policy.minSnapshotsToKeep());
     if (plan.isEmpty()) {
@@ -70,17 +69,8 @@ public final class Expirer {
    * The current snapshot and every ancestor up to the nearest one carrying W: the walk that reads W
    * must never cross an expired snapshot, even if a foreign commit landed after the re-stamp.
    */
-  private static Set<Long> chainToWatermark(Table table) {
-    Set<Long> chain = new HashSet<>();
-    Snapshot s = table.currentSnapshot();
-    while (s != null) {
-      chain.add(s.snapshotId());
-      if (s.summary().containsKey(SummaryKeys.WATERMARK) || s.parentId() == null) {
-        break;
-      }
-      s = table.snapshot(s.parentId());
-    }
-    return chain;
+  private static Set<Long> chainToWatermark(Table table, String tableName) {
+    return new HashSet<>(WatermarkReader.walk(table, table.currentSnapshot(), tableName).visited());
   }
 
   /** Hands exactly {@code plan} to Iceberg, after checking Iceberg would remove nothing more. */

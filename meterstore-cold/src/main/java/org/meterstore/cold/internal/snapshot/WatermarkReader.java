@@ -2,6 +2,8 @@ package org.meterstore.cold.internal.snapshot;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
@@ -9,7 +11,9 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.SummaryKeys;
 
 /**
- * Reads W from snapshot summaries. A snapshot without {@code meterstore.watermark} (a foreign
+ * Reads W from snapshot summaries: the one parent walk of the code base (DESIGN § 5), behind {@code
+ * ColdTable.watermark()}, {@code watermarkAt(long)}, every snapshot view, the commit protocol and
+ * expiry's protection of the chain. A snapshot without {@code meterstore.watermark} (a foreign
  * commit) inherits W from its nearest ancestor that has one; a history that never had one means the
  * epoch. A parent id that no longer resolves means an ancestor was expired by a tool that did not
  * re-stamp first: W is then unknown, and saying the epoch would route every archived reading back
@@ -25,15 +29,41 @@ public final class WatermarkReader {
 
   /** W as seen from {@code snapshot} (the epoch when it is null). */
   public static Instant resolve(Table table, Snapshot snapshot, String tableName) {
+    return walk(table, snapshot, tableName).watermark();
+  }
+
+  /**
+   * The walk from a snapshot back through its parents to the nearest one carrying W.
+   *
+   * @param visited the snapshots walked, starting with the given one and ending with the carrier
+   *     (or the root when none carries W); empty when there was no snapshot
+   * @param watermark the W found, or the epoch when no ancestor carries one
+   */
+  public record Walk(List<Long> visited, Instant watermark) {
+    /** Copies the list. */
+    public Walk {
+      visited = List.copyOf(visited);
+    }
+  }
+
+  /**
+   * Walks from {@code snapshot} (null: no snapshot, the epoch) to the nearest ancestor carrying W.
+   *
+   * @throws MeterStoreException {@code INVARIANT_VIOLATED} when a parent no longer exists before W
+   *     was found, or a snapshot carries an unreadable W
+   */
+  public static Walk walk(Table table, Snapshot snapshot, String tableName) {
+    List<Long> visited = new ArrayList<>();
     Snapshot s = snapshot;
     while (s != null) {
+      visited.add(s.snapshotId());
       Instant own = own(s, tableName);
       if (own != null) {
-        return own;
+        return new Walk(visited, own);
       }
       Long parentId = s.parentId();
       if (parentId == null) {
-        return Instant.EPOCH;
+        return new Walk(visited, Instant.EPOCH);
       }
       Snapshot parent = table.snapshot(parentId);
       if (parent == null) {
@@ -49,7 +79,7 @@ public final class WatermarkReader {
       }
       s = parent;
     }
-    return Instant.EPOCH;
+    return new Walk(visited, Instant.EPOCH);
   }
 
   /** The W {@code snapshot} carries itself, or null. */

@@ -19,8 +19,6 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionField;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -30,6 +28,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
+import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
  * Reads one cold scan from the snapshot the statement pinned: the pushed predicates become an
@@ -50,11 +49,11 @@ public final class ColdSource implements ScanSource {
     TableState state = spec.state();
     if (!spec.resolve()) {
       elision = new MergeElision.Decision(true, "versions relation");
-    } else if (state.iceberg() == null || state.snapshotId() == null) {
+    } else if (state.coldSnapshot() == null || state.snapshotId() == null) {
       elision = new MergeElision.Decision(false, "no snapshot");
     } else {
       Expression planFilter = new IcebergFilters(spec, null).and(exact(spec.below()));
-      elision = MergeElision.decide(state.iceberg(), state.snapshotId(), planFilter);
+      elision = MergeElision.decide(state.coldSnapshot(), planFilter);
     }
   }
 
@@ -125,16 +124,16 @@ public final class ColdSource implements ScanSource {
     for (int c : columns) {
       names.add(spec.name(c));
     }
-    Table table = state.iceberg();
+    SnapshotView snapshot = state.coldSnapshot();
     PredEval eval = new PredEval(spec, root);
     if (!resolving) {
-      CloseableIterable<Record> records = read(table, state.snapshotId(), filter, names);
+      CloseableIterable<Record> records = read(snapshot, filter, names);
       Iterator<Object[]> rows = new RecordRows(records.iterator(), columns, spec, eval, checked);
       return new Cursor(records, rows, spec.projects());
     }
     // Versions of one merge key share its `from`, hence its month and its monthly partition: each
     // month is resolved alone, so memory holds one month of the scan's rows, not the whole scan.
-    List<Expression> parts = monthParts(table, state.snapshotId(), filter);
+    List<Expression> parts = monthParts(snapshot, filter);
     Iterator<Object[]> rows =
         new Iterator<>() {
           private int part;
@@ -143,8 +142,7 @@ public final class ColdSource implements ScanSource {
           @Override
           public boolean hasNext() {
             while (!current.hasNext() && part < parts.size()) {
-              try (CloseableIterable<Record> records =
-                  read(table, state.snapshotId(), parts.get(part++), names)) {
+              try (CloseableIterable<Record> records = read(snapshot, parts.get(part++), names)) {
                 current =
                     resolve(new RecordRows(records.iterator(), columns, spec, eval, checked))
                         .iterator();
@@ -167,13 +165,9 @@ public final class ColdSource implements ScanSource {
   }
 
   private CloseableIterable<Record> read(
-      Table table, long snapshotId, Expression filter, List<String> names) {
+      SnapshotView snapshot, Expression filter, List<String> names) {
     try {
-      return IcebergGenerics.read(table)
-          .useSnapshot(snapshotId)
-          .where(filter)
-          .select(names)
-          .build();
+      return snapshot.readRecords(filter, names);
     } catch (RuntimeException e) {
       throw unreachable(e);
     }
@@ -184,12 +178,11 @@ public final class ColdSource implements ScanSource {
    * also bounding {@code from} to that month. Just {@code filter} when a file's partition spec has
    * no {@code month(from)} field (then the scan is resolved whole).
    */
-  private List<Expression> monthParts(Table table, long snapshotId, Expression filter) {
+  private List<Expression> monthParts(SnapshotView snapshot, Expression filter) {
     String from = spec.name(spec.fromColumn());
-    int fromId = table.schema().findField(from).fieldId();
+    int fromId = snapshot.schema().findField(from).fieldId();
     TreeSet<Integer> months = new TreeSet<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshotId).filter(filter).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = snapshot.planFiles(filter)) {
       for (FileScanTask task : tasks) {
         List<PartitionField> fields = task.spec().fields();
         int position = -1;

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
+import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
  * Decides from Iceberg file statistics alone whether a cold scan may skip version resolution: it
@@ -31,15 +31,14 @@ final class MergeElision {
 
   private record FileRange(long fromMin, long fromMax, Comparable<Object> version) {}
 
-  static Decision decide(Table table, long snapshotId, Expression filter) {
-    Types.NestedField version = table.schema().findField("version");
-    Types.NestedField from = table.schema().findField("from");
+  static Decision decide(SnapshotView snapshot, Expression filter) {
+    Types.NestedField version = snapshot.schema().findField("version");
+    Types.NestedField from = snapshot.schema().findField("from");
     if (version == null || from == null) {
       return new Decision(false, "no version or from column");
     }
     List<FileRange> ranges = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshotId).filter(filter).includeColumnStats().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = snapshot.planFilesWithColumnStats(filter)) {
       for (FileScanTask task : tasks) {
         if (!task.deletes().isEmpty()) {
           return new Decision(false, "delete files present");

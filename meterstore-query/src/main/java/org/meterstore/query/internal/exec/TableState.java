@@ -2,10 +2,10 @@ package org.meterstore.query.internal.exec;
 
 import java.time.Instant;
 import java.util.List;
-import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.query.ReadMode;
@@ -20,9 +20,8 @@ import org.meterstore.query.ReadMode;
  * @param mode the read mode
  * @param readsCold whether the mode reads the cold tier at all
  * @param readsHot whether the mode reads the hot tier at all
- * @param iceberg the Iceberg table as loaded at planning, or null when not read or unreachable
- * @param snapshotId the pinned snapshot, or null when the table has none (no cold rows)
- * @param watermark W of the pinned snapshot, or null when unknown or not read
+ * @param coldSnapshot the cold snapshot pinned at planning (with its W), or null when the cold tier
+ *     is not read or unreachable
  * @param boundary the split point: cold rows have {@code from < boundary}, hot rows {@code from >=
  *     boundary}; W when known, {@link Instant#MAX} in cold-only modes, {@link Instant#MIN} in
  *     operational mode, and the lowest attached partition's bound when the cold tier is unreachable
@@ -35,9 +34,7 @@ public record TableState(
     ReadMode mode,
     boolean readsCold,
     boolean readsHot,
-    Table iceberg,
-    Long snapshotId,
-    Instant watermark,
+    SnapshotView coldSnapshot,
     Instant boundary,
     MeterStoreException coldFailure,
     List<PartitionInfo> partitions,
@@ -46,6 +43,19 @@ public record TableState(
   /** Copies the partition list. */
   public TableState {
     partitions = List.copyOf(partitions);
+  }
+
+  /** The pinned snapshot's id, or null when the cold tier is not read or has no snapshot. */
+  public Long snapshotId() {
+    if (coldSnapshot == null || coldSnapshot.snapshotId().isEmpty()) {
+      return null;
+    }
+    return coldSnapshot.snapshotId().getAsLong();
+  }
+
+  /** W of the pinned snapshot, or null when the cold tier is not read or unreachable. */
+  public Instant watermark() {
+    return coldSnapshot == null ? null : coldSnapshot.watermark();
   }
 
   /** Whether {@code range} needs rows of the cold tier. */

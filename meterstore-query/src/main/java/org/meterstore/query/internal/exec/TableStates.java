@@ -2,10 +2,11 @@ package org.meterstore.query.internal.exec;
 
 import java.time.Instant;
 import java.util.List;
-import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
@@ -44,48 +45,57 @@ final class TableStates {
         mode,
         readsCold,
         readsHot,
-        cold.iceberg(),
-        cold.snapshotId(),
-        cold.watermark(),
+        cold.snapshot(),
         boundary,
         cold.failure(),
         partitions,
         pin(rt, def, partitions, boundary));
   }
 
-  /** The cold side of a state: table, snapshot and W, or why they could not be read. */
-  private record Cold(
-      Table iceberg, Long snapshotId, Instant watermark, MeterStoreException failure) {
-    static final Cold NONE = new Cold(null, null, null, null);
+  /** The cold side of a state: the pinned snapshot with its W, or why it could not be read. */
+  private record Cold(SnapshotView snapshot, MeterStoreException failure) {
+    static final Cold NONE = new Cold(null, null);
+
+    Instant watermark() {
+      return snapshot == null ? null : snapshot.watermark();
+    }
   }
 
   /**
-   * Loads the table, picks the snapshot and reads W from it. A retryable failure is recorded when
-   * the mode also reads the hot tier (the query may not need the cold one); otherwise it is thrown.
+   * Pins the snapshot the mode reads, with its W, through the cold tier. A retryable failure is
+   * recorded when the mode also reads the hot tier (the query may not need the cold one); otherwise
+   * it is thrown.
    */
   private static Cold cold(CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean hot) {
     try {
-      Table iceberg = load(rt, def);
-      Long snapshotId = ColdSnapshots.pick(iceberg, mode, def.name());
-      return new Cold(
-          iceberg, snapshotId, ColdSnapshots.watermark(iceberg, snapshotId, def.name()), null);
+      return new Cold(pin(rt, def, mode), null);
     } catch (MeterStoreException e) {
       if (!hot || !e.isRetryable()) {
         throw e;
       }
-      return new Cold(null, null, null, e);
+      return new Cold(null, e);
     }
   }
 
-  private static Table load(CatalogRuntime rt, TableDefinition def) {
+  private static SnapshotView pin(CatalogRuntime rt, TableDefinition def, ReadMode mode) {
     try {
-      return rt.coldTable(def).icebergTable();
+      return rt.coldTable(def).view(selector(mode));
     } catch (MeterStoreException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot load cold table " + def.name() + ": " + e, e);
     }
+  }
+
+  /** The cold snapshot a read mode reads: an as-of mode's, else the current one. */
+  static SnapshotSelector selector(ReadMode mode) {
+    return switch (mode.kind()) {
+      case AS_OF_SNAPSHOT -> SnapshotSelector.snapshotId(mode.snapshotId());
+      case AS_OF_TAG -> SnapshotSelector.tag(mode.tag());
+      case AS_OF_TIME -> SnapshotSelector.asOf(mode.instant());
+      default -> SnapshotSelector.current();
+    };
   }
 
   private static ReaderPin pin(

@@ -1,0 +1,169 @@
+package org.meterstore.cold.internal.snapshot;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.snapshot.ColdDataFile;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
+
+/**
+ * The {@link SnapshotView} over one loaded Iceberg table. The table object is never refreshed, so
+ * the snapshot picked, its W and its schema are fixed when the view is made; every scan names the
+ * pinned snapshot id explicitly. This is the seam a columnar reader replaces {@link #readRecords}
+ * behind.
+ */
+public final class IcebergSnapshotView implements SnapshotView {
+  private final Table table;
+  private final String tableName;
+  private final SnapshotSelector selector;
+  private final Long snapshotId;
+  private final Instant watermark;
+  private final Schema schema;
+
+  private IcebergSnapshotView(
+      Table table,
+      String tableName,
+      SnapshotSelector selector,
+      Long snapshotId,
+      Instant watermark,
+      Schema schema) {
+    this.table = table;
+    this.tableName = tableName;
+    this.selector = selector;
+    this.snapshotId = snapshotId;
+    this.watermark = watermark;
+    this.schema = schema;
+  }
+
+  /**
+   * Picks {@code selector}'s snapshot of {@code table} and reads its W.
+   *
+   * @throws MeterStoreException {@code QUERY} for an unknown snapshot, tag or instant; {@code
+   *     INVARIANT_VIOLATED} when the snapshot's W is unknown; {@code STORAGE} when the metadata
+   *     cannot be read
+   */
+  public static IcebergSnapshotView of(Table table, String tableName, SnapshotSelector selector) {
+    try {
+      Long id = SnapshotSelection.pick(selector, SnapshotSelection.Metadata.of(table), tableName);
+      if (id == null) {
+        return new IcebergSnapshotView(
+            table, tableName, selector, null, Instant.EPOCH, table.schema());
+      }
+      Instant w = WatermarkReader.resolve(table, table.snapshot(id), tableName);
+      return new IcebergSnapshotView(
+          table, tableName, selector, id, w, SnapshotUtil.schemaFor(table, id));
+    } catch (MeterStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+    }
+  }
+
+  @Override
+  public String tableName() {
+    return tableName;
+  }
+
+  @Override
+  public SnapshotSelector selector() {
+    return selector;
+  }
+
+  @Override
+  public OptionalLong snapshotId() {
+    return snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId);
+  }
+
+  @Override
+  public Instant watermark() {
+    return watermark;
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  @Override
+  public CloseableIterable<FileScanTask> planFiles(Expression filter) {
+    return plan(filter, false);
+  }
+
+  @Override
+  public CloseableIterable<FileScanTask> planFilesWithColumnStats(Expression filter) {
+    return plan(filter, true);
+  }
+
+  private CloseableIterable<FileScanTask> plan(Expression filter, boolean columnStats) {
+    if (snapshotId == null) {
+      return CloseableIterable.empty();
+    }
+    try {
+      TableScan scan = table.newScan().useSnapshot(snapshotId).filter(filter);
+      return (columnStats ? scan.includeColumnStats() : scan).planFiles();
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    }
+  }
+
+  @Override
+  public CloseableIterable<Record> readRecords(Expression filter, Collection<String> columns) {
+    if (snapshotId == null) {
+      return CloseableIterable.empty();
+    }
+    try {
+      return IcebergGenerics.read(table)
+          .useSnapshot(snapshotId)
+          .where(filter)
+          .select(columns)
+          .build();
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    }
+  }
+
+  @Override
+  public List<ColdDataFile> dataFiles() {
+    List<ColdDataFile> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = planFiles(Expressions.alwaysTrue())) {
+      for (FileScanTask task : tasks) {
+        DataFile f = task.file();
+        files.add(new ColdDataFile(f.location(), f.recordCount(), f.fileSizeInBytes()));
+      }
+    } catch (IOException e) {
+      throw unreadable(new UncheckedIOException(e));
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    }
+    return files;
+  }
+
+  private MeterStoreException unreadable(RuntimeException e) {
+    if (e instanceof MeterStoreException m) {
+      return m;
+    }
+    return new MeterStoreException(
+        ErrorKind.STORAGE,
+        "Cannot read the cold tier of table " + tableName + " at snapshot " + snapshotId + ": " + e,
+        e);
+  }
+}

@@ -1,0 +1,82 @@
+package org.meterstore.cold.snapshot;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * One snapshot of a cold table, chosen once by a {@link SnapshotSelector} and pinned by id: the
+ * table's metadata is read when the view is made (see {@link org.meterstore.cold.ColdTable#view}),
+ * so commits that land afterwards change neither what it plans nor what it reads, and its {@link
+ * #watermark()} is the W of exactly the snapshot it reads.
+ *
+ * <p>The view does not retain the snapshot: an expiry that removes it and deletes its files makes
+ * later reads fail with a storage error, never with another snapshot's rows.
+ *
+ * <p>Thread-safe: planning and reading may run on several threads at once. Planning and opening a
+ * read fail with {@link org.meterstore.api.MeterStoreException} {@code STORAGE} when the object
+ * store cannot be read; iterating an opened iterable may throw Iceberg's unchecked exceptions (such
+ * as {@code RuntimeIOException}), which callers treat as storage failures. Close every iterable
+ * returned.
+ */
+public interface SnapshotView {
+
+  /** The MeterStore table name. */
+  String tableName();
+
+  /** The selector this view was made from. */
+  SnapshotSelector selector();
+
+  /**
+   * The pinned snapshot's id; empty when the table had no snapshot (possible only for {@link
+   * SnapshotSelector#current()}), in which case every plan and read is empty.
+   */
+  OptionalLong snapshotId();
+
+  /**
+   * The watermark W of the pinned snapshot (UTC): readings with {@code from < W} are in it. Read
+   * through the same parent walk as {@link org.meterstore.cold.ColdTable#watermarkAt}; the epoch
+   * when the table had no snapshot. Never null.
+   */
+  Instant watermark();
+
+  /**
+   * The schema a scan of the pinned snapshot reads with (the table's schema when the snapshot was
+   * committed; the current schema when there is none). Field ids are stable across schemas.
+   */
+  Schema schema();
+
+  /**
+   * Plans the file scan tasks of the pinned snapshot that {@code filter} may match (partition
+   * pruning and file statistics), without column statistics on the tasks' files.
+   */
+  CloseableIterable<FileScanTask> planFiles(Expression filter);
+
+  /**
+   * {@link #planFiles}, with the files' column statistics (lower and upper bounds, value counts)
+   * loaded, for decisions made from statistics alone.
+   */
+  CloseableIterable<FileScanTask> planFilesWithColumnStats(Expression filter);
+
+  /**
+   * Reads the rows of the pinned snapshot that {@code filter} may match, as Iceberg generic records
+   * holding {@code columns} (by name). The filter prunes files and row groups and is applied to
+   * rows as Iceberg's generic reader does; callers re-check predicates that must hold exactly.
+   *
+   * @param filter the Iceberg filter, {@code Expressions.alwaysTrue()} for all rows
+   * @param columns the column names to read, in any order
+   */
+  CloseableIterable<Record> readRecords(Expression filter, Collection<String> columns);
+
+  /**
+   * The data files of the pinned snapshot, in Iceberg's planning order (no particular order); empty
+   * when the table had no snapshot.
+   */
+  List<ColdDataFile> dataFiles();
+}
