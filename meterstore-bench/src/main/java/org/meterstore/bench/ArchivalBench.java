@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import org.apache.iceberg.Schema;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotSelector;
@@ -81,7 +82,7 @@ final class ArchivalBench {
       Schema schema = d.cold.table(TABLE).view(SnapshotSelector.current()).schema();
       Path plain = d.warehouse.resolve("plain-parquet");
       Files.createDirectories(plain);
-      String qualified = "\"" + d.hot.schema() + "\".\"" + partition + "\"";
+      String qualified = SqlIdentifiers.qualified(d.hot.schema(), partition);
       Path file = plain.resolve("window.parquet");
       copy = Timing.measure(d.cpu, () -> CopyToParquet.copy(d.raw, qualified, TABLE, schema, file));
     }
@@ -205,7 +206,7 @@ final class ArchivalBench {
         d.hot.partitions().drop(TABLE, info.name());
       }
     }
-    String qualified = "\"" + d.hot.schema() + "\".\"" + partition + "\"";
+    String qualified = SqlIdentifiers.qualified(d.hot.schema(), partition);
     try (Statement s = d.raw.createStatement()) {
       List<String> exclusions = new ArrayList<>();
       try (ResultSet rs =
@@ -218,7 +219,7 @@ final class ArchivalBench {
         }
       }
       for (String name : exclusions) {
-        s.execute("ALTER TABLE " + qualified + " DROP CONSTRAINT \"" + name + "\"");
+        s.execute("ALTER TABLE " + qualified + " DROP CONSTRAINT " + SqlIdentifiers.quote(name));
       }
       CopyText.copy(
           d.raw,

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.postgresql.PGConnection;
 
@@ -23,7 +24,7 @@ final class CopyText {
 
   /** The table's columns, double-quoted, comma-separated. */
   static String columnList(TableDefinition table) {
-    return String.join(", ", table.columns().stream().map(c -> "\"" + c.name() + "\"").toList());
+    return SqlIdentifiers.quoteAll(table.columns().stream().map(c -> c.name()).toList());
   }
 
   /** Appends one row (StoredRow layout) as a COPY text line. */

@@ -72,7 +72,7 @@ class SystemTablesIT {
             .singleElement()
             .asString()
             .contains(
-                "ROW_NUMBER() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", version_scope ORDER BY version DESC, recorded_at DESC)")
+                "ROW_NUMBER() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", \"version_scope\" ORDER BY \"version\" DESC, \"recorded_at\" DESC)")
             .contains("meterstore.stranded");
         assertThat(
                 Fixtures.query(

@@ -25,6 +25,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.VersionOrder;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
@@ -246,11 +247,11 @@ public final class ColdSource implements ScanSource {
   }
 
   private static boolean wins(Object[] candidate, Object[] held, int version, int recordedAt) {
-    int cmp = ((BigDecimal) candidate[version]).compareTo((BigDecimal) held[version]);
-    if (cmp != 0) {
-      return cmp > 0;
-    }
-    return ((Long) candidate[recordedAt]).compareTo((Long) held[recordedAt]) > 0;
+    return VersionOrder.outranks(
+        (BigDecimal) candidate[version],
+        (Long) candidate[recordedAt],
+        (BigDecimal) held[version],
+        (Long) held[recordedAt]);
   }
 
   /** Iceberg records as full-width rows of internal values, filtered exactly. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.SqlIdentifiers;
 
 /**
  * A grouped aggregation that a hot scan runs inside PostgreSQL, over the rows the scan would
@@ -117,7 +118,7 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
     select.addAll(keys);
     for (Call c : calls) {
       String call =
-          c.kind().sql + "(" + (c.arg() < 0 ? "*" : HotSql.quote(spec.name(c.arg()))) + ")";
+          c.kind().sql + "(" + (c.arg() < 0 ? "*" : SqlIdentifiers.quote(spec.name(c.arg()))) + ")";
       select.add(c.kind() == Kind.SUM0 ? "coalesce(" + call + ", 0)" : call);
     }
     return "SELECT "
@@ -129,7 +130,7 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
   }
 
   private static String keySql(Key key, ScanSpec spec) {
-    String column = HotSql.quote(spec.name(key.column()));
+    String column = SqlIdentifiers.quote(spec.name(key.column()));
     if (key.truncation() == Truncation.NONE) {
       return column;
     }

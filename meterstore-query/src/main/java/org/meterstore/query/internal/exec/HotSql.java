@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.meterstore.api.reading.VersionOrder;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.partition.PartitionInfo;
 
 /**
@@ -91,7 +93,9 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
                 + columnList(needed)
                 + ", row_number() OVER (PARTITION BY "
                 + columnList(spec.groupColumns())
-                + " ORDER BY \"version\" DESC, \"recorded_at\" DESC) AS meterstore_rn FROM ("
+                + " ORDER BY "
+                + VersionOrder.sqlOrderBy()
+                + ") AS meterstore_rn FROM ("
                 + inner
                 + ") AS h) AS r WHERE meterstore_rn = 1"
                 + (above.isEmpty() ? "" : " AND " + and(above));
@@ -102,7 +106,13 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
     private String union(List<PartitionInfo> partitions, String columns, List<Pred> where) {
       List<String> branches = new ArrayList<>();
       for (PartitionInfo p : partitions) {
-        String branch = "SELECT " + columns + " FROM " + quote(schema) + "." + quote(p.name());
+        String branch =
+            "SELECT "
+                + columns
+                + " FROM "
+                + SqlIdentifiers.quote(schema)
+                + "."
+                + SqlIdentifiers.quote(p.name());
         if (!where.isEmpty()) {
           branch += " WHERE " + and(where);
         }
@@ -118,10 +128,11 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
     private String render(Pred p) {
       if (p instanceof Pred.Cmp c) {
         bindings.add(new Binding(c.value(), spec.type(c.column())));
-        return quote(spec.name(c.column())) + " " + c.op().sql + " ?";
+        return SqlIdentifiers.quote(spec.name(c.column())) + " " + c.op().sql + " ?";
       }
       if (p instanceof Pred.IsNull n) {
-        return quote(spec.name(n.column())) + (n.negated() ? " IS NOT NULL" : " IS NULL");
+        return SqlIdentifiers.quote(spec.name(n.column()))
+            + (n.negated() ? " IS NOT NULL" : " IS NULL");
       }
       if (p instanceof Pred.And a) {
         return a.parts().isEmpty() ? "TRUE" : "(" + join(a.parts(), " AND ") + ")";
@@ -145,13 +156,9 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
     private String columnList(int[] columns) {
       List<String> names = new ArrayList<>();
       for (int c : columns) {
-        names.add(quote(spec.name(c)));
+        names.add(SqlIdentifiers.quote(spec.name(c)));
       }
       return names.isEmpty() ? "1" : String.join(", ", names);
     }
-  }
-
-  static String quote(String identifier) {
-    return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 }

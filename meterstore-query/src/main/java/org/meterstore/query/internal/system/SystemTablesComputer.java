@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.meterstore.api.reading.VersionOrder;
+import org.meterstore.api.table.SqlIdentifiers;
+import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotInfo;
@@ -103,11 +106,13 @@ public final class SystemTablesComputer {
   /** The SQL an external engine pastes to resolve versions over the Iceberg table. */
   public static String resolutionSql(CatalogRuntime rt, TableDefinition def) {
     List<String> group = new ArrayList<>();
-    def.mergeKey().forEach(c -> group.add("\"" + c + "\""));
-    group.add("version_scope");
+    def.mergeKey().forEach(c -> group.add(SqlIdentifiers.quote(c)));
+    group.add(SqlIdentifiers.quote(StandardColumn.VERSION_SCOPE.columnName()));
     return "SELECT * FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY "
         + String.join(", ", group)
-        + " ORDER BY version DESC, recorded_at DESC) AS rn FROM "
+        + " ORDER BY "
+        + VersionOrder.sqlOrderBy()
+        + ") AS rn FROM "
         + rt.cold().identifier(def.name())
         + " t) AS r WHERE rn = 1";
   }
