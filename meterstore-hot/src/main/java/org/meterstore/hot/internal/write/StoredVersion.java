@@ -3,7 +3,7 @@ package org.meterstore.hot.internal.write;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import org.meterstore.api.reading.VersionOrder;
+import org.meterstore.api.table.VersionOrder;
 
 /**
  * One version of a reading that is already stored (or accepted earlier in the same batch), with

@@ -25,10 +25,10 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.reading.VersionOrder;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.VersionOrder;
 import org.meterstore.cold.snapshot.SnapshotView;
 
 /**

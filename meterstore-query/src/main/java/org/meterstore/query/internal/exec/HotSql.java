@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.meterstore.api.reading.VersionOrder;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.SqlIdentifiers;
+import org.meterstore.api.table.VersionOrder;
 import org.meterstore.hot.partition.PartitionInfo;
 
 /**

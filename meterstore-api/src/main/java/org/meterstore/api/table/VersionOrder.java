@@ -1,8 +1,6 @@
-package org.meterstore.api.reading;
+package org.meterstore.api.table;
 
 import java.util.Objects;
-import org.meterstore.api.table.SqlIdentifiers;
-import org.meterstore.api.table.StandardColumn;
 
 /**
  * Which of two stored versions of one reading wins (DESIGN § 3.3): the higher {@code version};

@@ -1,4 +1,4 @@
-package org.meterstore.api.reading;
+package org.meterstore.api.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
