@@ -29,9 +29,9 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
-import org.meterstore.maintenance.archival.ArchivalRun;
 import org.meterstore.maintenance.archival.ArchivalSettings;
 import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.outcome.TableOutcome;
 import org.postgresql.PGConnection;
 
 /**
@@ -63,12 +63,12 @@ final class ArchivalBench {
     Timing.Measured copy =
         Timing.withHeap(() -> copyToParquet(d, partition, schema, plain.resolve("window.parquet")));
     Archiver archiver = new Archiver(d.hot, d.cold, ArchivalSettings.defaults(), Deployment.noop());
-    AtomicReference<ArchivalRun> run = new AtomicReference<>();
+    AtomicReference<TableOutcome> run = new AtomicReference<>();
     Timing.Measured archival =
         Timing.withHeap(
             () -> {
               run.set(archiver.run(TABLE, NOW, 1));
-              return run.get().rowsArchived();
+              return run.get().counts().rowsArchived();
             });
     if (archival.count() != copy.count()) {
       throw new IllegalStateException(

@@ -39,9 +39,9 @@ import org.meterstore.cold.ColdStore;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
-import org.meterstore.maintenance.archival.ArchivalRun;
 import org.meterstore.maintenance.archival.ArchivalSettings;
 import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.testing.workload.Workload;
 import org.postgresql.PGConnection;
 
@@ -95,12 +95,12 @@ public final class ArchivalBenchmark {
           settings = settings.withSourceChunkRows(Integer.parseInt(sourceChunk));
         }
         Archiver archiver = new Archiver(hot, cold, settings, noop());
-        AtomicReference<ArchivalRun> run = new AtomicReference<>();
+        AtomicReference<TableOutcome> run = new AtomicReference<>();
         Measured archival =
             measure(
                 () -> {
                   run.set(archiver.run(TABLE, NOW, 1));
-                  return run.get().rowsArchived();
+                  return run.get().counts().rowsArchived();
                 });
         report(made, run.get(), archival, copy);
         print("of which: the keyset read alone (binary COPY, 50,000-row chunks)", read);
@@ -389,7 +389,7 @@ public final class ArchivalBenchmark {
     return used;
   }
 
-  private static void report(long made, ArchivalRun run, Measured archival, Measured copy)
+  private static void report(long made, TableOutcome run, Measured archival, Measured copy)
       throws IOException {
     System.out.printf(Locale.ROOT, "window: %,d rows; archival run: %s%n", made, run.status());
     print("MeterStore archival (keyset COPY, sorted blocks, commit, digest)", archival);
