@@ -28,8 +28,8 @@ import org.meterstore.hot.subject.Trigger;
 import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceHandle;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -85,7 +85,8 @@ class CatalogCycleIT {
     assertThat(outcome.unhealthy()).extracting(TableOutcome::table).containsExactly("zwei");
     assertThat(outcome.failures())
         .singleElement()
-        .satisfies(r -> assertThat(r.failure().kind()).isEqualTo(ErrorKind.QUARANTINED));
+        .satisfies(
+            r -> assertThat(r.failure().orElseThrow().kind()).isEqualTo(ErrorKind.QUARANTINED));
     assertThat(d.cold.table(tables.get(1)).watermark()).isEqualTo(Instant.EPOCH);
     assertThat(d.hot.partitions().list(tables.get(1))).allMatch(p -> p.isAttached());
     assertThat(d.cold.table(tables.get(2)).watermark())
@@ -102,10 +103,10 @@ class CatalogCycleIT {
     for (int cycle = 0; cycle < 4; cycle++) {
       TableOutcome row = loop.runOnce(now).row("monat").orElseThrow();
       assertThat(row.status()).isEqualTo(Status.ARCHIVED);
-      assertThat(row.windowsArchived()).isEqualTo(8);
+      assertThat(row.counts().windowsArchived()).isEqualTo(8);
       w = w.plus(Duration.ofDays(8));
       assertThat(d.cold.table(table).watermark()).isEqualTo(w);
-      assertThat(row.invariantViolations()).isZero();
+      assertThat(row.invariantViolations()).hasValue(0);
     }
     assertThat(w).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
     assertThat(loop.runOnce(now).row("monat").orElseThrow().status()).isEqualTo(Status.NOTHING_DUE);
@@ -121,6 +122,7 @@ class CatalogCycleIT {
                 .runOnce(now)
                 .row("verfall")
                 .orElseThrow()
+                .counts()
                 .windowsArchived())
         .isEqualTo(3);
     int snapshots = d.cold.table(table).snapshots().size();
@@ -167,7 +169,7 @@ class CatalogCycleIT {
     assertThat(swept.rows())
         .extracting(TableOutcome::table)
         .containsExactly("sweep", "<retention>");
-    assertThat(swept.row("<retention>").orElseThrow().subjectsErased()).isEqualTo(5);
+    assertThat(swept.row("<retention>").orElseThrow().counts().subjectsErased()).isEqualTo(5);
     assertThat(seen.get()).isEqualTo(three + "|§ 60 Abs. 6 MsbG|retention-job|" + now);
     assertThat(swept.healthy()).isTrue();
 
@@ -204,14 +206,14 @@ class CatalogCycleIT {
             .maintenance()
             .anonymiseAfter(Retention.calendarYears(3), "§ 60 Abs. 6 MsbG", "retention-job")
             .runOnce(dueDay.minusSeconds(1));
-    assertThat(dayBefore.row("<retention>").orElseThrow().subjectsErased()).isZero();
+    assertThat(dayBefore.row("<retention>").orElseThrow().counts().subjectsErased()).isZero();
 
     MaintenanceOutcome onTheDay =
         catalog
             .maintenance()
             .anonymiseAfter(Retention.calendarYears(3), "§ 60 Abs. 6 MsbG", "retention-job")
             .runOnce(dueDay);
-    assertThat(onTheDay.row("<retention>").orElseThrow().subjectsErased()).isEqualTo(1);
+    assertThat(onTheDay.row("<retention>").orElseThrow().counts().subjectsErased()).isEqualTo(1);
     assertThat(onTheDay.healthy()).isTrue();
     assertThat(subjects.erasures(registeredAt, dueDay.plusSeconds(1), Trigger.RETENTION, 10))
         .hasSize(1);

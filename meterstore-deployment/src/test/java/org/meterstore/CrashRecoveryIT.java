@@ -20,7 +20,7 @@ import org.meterstore.cold.ColdTable;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
-import org.meterstore.maintenance.archival.FaultPoint;
+import org.meterstore.maintenance.internal.fault.FaultPoint;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;

@@ -29,8 +29,8 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.maintenance.MaintenanceBuilder;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -80,7 +80,7 @@ class DeferralIT {
       writer.stop.set(true);
       List<Duration> latencies = writes.get(SLACK.toSeconds(), TimeUnit.SECONDS);
       assertThat(row.status()).isEqualTo(Status.DEFERRED);
-      assertThat(row.windowsArchived()).isZero();
+      assertThat(row.counts().windowsArchived()).isZero();
       assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.EPOCH);
       assertThat(d.hot.partitions().list(table)).allMatch(p -> p.isAttached());
       assertThat(latencies).isNotEmpty().allMatch(l -> l.compareTo(TIMEOUT.plus(SLACK)) < 0);
@@ -88,7 +88,7 @@ class DeferralIT {
     }
     TableOutcome after = loop.runOnce(NOW).row("warten").orElseThrow();
     assertThat(after.status()).isEqualTo(Status.ARCHIVED);
-    assertThat(after.invariantViolations()).isZero();
+    assertThat(after.invariantViolations()).hasValue(0);
   }
 
   @Test
@@ -119,9 +119,9 @@ class DeferralIT {
     MaintenanceBuilder plain = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
     TableOutcome after = plain.runOnce(NOW).row("gleichzeitig").orElseThrow();
     assertThat(after.status()).isEqualTo(Status.ARCHIVED);
-    assertThat(after.windowsArchived()).isEqualTo(4);
+    assertThat(after.counts().windowsArchived()).isEqualTo(4);
     assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
-    assertThat(after.invariantViolations()).isZero();
+    assertThat(after.invariantViolations()).hasValue(0);
   }
 
   /** A table with three Berlin days of five meters, its headroom created at {@link #NOW}. */

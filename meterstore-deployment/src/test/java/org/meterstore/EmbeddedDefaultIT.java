@@ -26,8 +26,8 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.workload.Workload;
 
 /**

@@ -13,9 +13,10 @@ import java.util.Map;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.archival.FaultHook;
-import org.meterstore.maintenance.archival.FaultPoint;
+import org.meterstore.maintenance.internal.fault.FaultHook;
+import org.meterstore.maintenance.internal.fault.FaultInjection;
+import org.meterstore.maintenance.internal.fault.FaultPoint;
+import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.testing.TestDatabase;
 
 /**
@@ -24,8 +25,9 @@ import org.meterstore.testing.TestDatabase;
  * warehouse}, {@code tables} (comma-separated names), {@code lagHours}, {@code graceMinutes},
  * {@code chunkRows}, {@code start} (first cycle's now), {@code stepMinutes}, {@code cycles}, and
  * optionally {@code crashAt} (a {@link FaultPoint}: print {@code REACHED} and hang there until
- * killed), {@code holdMillis} (sleep that long after taking each lease) and {@code goFile} (wait
- * for it to exist before the first cycle, after printing {@code READY}).
+ * killed; the hook is installed around each cycle with {@link FaultInjection#during}), {@code
+ * holdMillis} (sleep that long after taking each lease) and {@code goFile} (wait for it to exist
+ * before the first cycle, after printing {@code READY}).
  *
  * <p>Prints one {@code ROW <cycle> <table> <status> <windows> <violations>} line per outcome row,
  * then {@code DONE}. Logging goes to stderr.
@@ -56,14 +58,15 @@ public final class MaintenanceChild {
           d.catalog(tables, OpenTelemetry.noop())
               .maintenance()
               .holder("child-" + ProcessHandle.current().pid())
-              .sourceChunkRows(Integer.parseInt(a.get("chunkRows")))
-              .faultHook(hook(a, out));
+              .sourceChunkRows(Integer.parseInt(a.get("chunkRows")));
+      FaultHook hook = hook(a, out);
       awaitGo(a, out);
       Instant start = Instant.parse(a.get("start"));
       Duration step = Duration.ofMinutes(Long.parseLong(a.get("stepMinutes")));
       int cycles = Integer.parseInt(a.get("cycles"));
       for (int i = 0; i < cycles; i++) {
-        print(out, i, loop.runOnce(start.plus(step.multipliedBy(i))));
+        Instant at = start.plus(step.multipliedBy(i));
+        print(out, i, FaultInjection.during(hook, () -> loop.runOnce(at)));
       }
       // With settle=N, keep running the last cycle's `now` (at most N more times) until nothing is
       // due: a cycle that was deferred or contended on a loaded machine is made up, as the next
@@ -71,7 +74,7 @@ public final class MaintenanceChild {
       int settle = Integer.parseInt(a.getOrDefault("settle", "0"));
       Instant last = start.plus(step.multipliedBy(cycles - 1L));
       for (int i = 0; i < settle; i++) {
-        MaintenanceOutcome outcome = loop.runOnce(last);
+        MaintenanceOutcome outcome = FaultInjection.during(hook, () -> loop.runOnce(last));
         print(out, cycles + i, outcome);
         if (outcome.rows().stream().allMatch(r -> r.status() == TableOutcome.Status.NOTHING_DUE)) {
           break;
@@ -92,10 +95,10 @@ public final class MaintenanceChild {
               + " "
               + row.status()
               + " "
-              + row.windowsArchived()
+              + row.counts().windowsArchived()
               + " "
-              + row.invariantViolations()
-              + (row.failure() == null ? "" : " " + row.failure().getMessage()));
+              + row.invariantViolations().orElse(-1)
+              + row.failure().map(f -> " " + f.getMessage()).orElse(""));
     }
   }
 

@@ -22,8 +22,8 @@ import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.TableOutcome.Status;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -62,9 +62,9 @@ class RefusalsIT {
     TableOutcome refused = loop.runOnce(NOW).row("uebrig").orElseThrow();
 
     assertThat(refused.status()).isEqualTo(Status.FAILED);
-    assertThat(refused.failure().kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
-    assertThat(refused.failure().getMessage()).contains("uebrig_2026_03_02_0000");
-    assertThat(refused.windowsArchived()).isEqualTo(1);
+    assertThat(refused.failure().orElseThrow().kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
+    assertThat(refused.failure().orElseThrow().getMessage()).contains("uebrig_2026_03_02_0000");
+    assertThat(refused.counts().windowsArchived()).isEqualTo(1);
     assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-02T00:00:00Z"));
 
     TableOutcome resumed = loop.runOnce(NOW).row("uebrig").orElseThrow();
@@ -88,8 +88,9 @@ class RefusalsIT {
 
     TableOutcome row = outcome.row("pruefung").orElseThrow();
     assertThat(row.status()).isEqualTo(Status.FAILED);
-    assertThat(row.failure().kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
-    assertThat(row.failure().getMessage()).contains("pruefung_2026_03_02_0000", "never dropped");
+    assertThat(row.failure().orElseThrow().kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
+    assertThat(row.failure().orElseThrow().getMessage())
+        .contains("pruefung_2026_03_02_0000", "never dropped");
     assertThat(outcome.healthy()).isFalse();
     assertThat(d.hot.partitions().list(table))
         .extracting(p -> p.name())
@@ -139,8 +140,9 @@ class RefusalsIT {
     TableOutcome row = loop(halfDays).runOnce(NOW).row("schritt").orElseThrow();
 
     assertThat(row.status()).isEqualTo(Status.FAILED);
-    assertThat(row.failure().kind()).isEqualTo(ErrorKind.CONFIG);
-    assertThat(row.failure().getMessage()).contains("archival_step", "PT12H", "PT24H");
+    assertThat(row.failure().orElseThrow().kind()).isEqualTo(ErrorKind.CONFIG);
+    assertThat(row.failure().orElseThrow().getMessage())
+        .contains("archival_step", "PT12H", "PT24H");
     assertThat(d.hot.partitions().list(halfDays)).hasSize(before);
   }
 

@@ -25,9 +25,11 @@ import org.meterstore.cold.ColdTable;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.maintenance.MaintenanceBuilder;
-import org.meterstore.maintenance.TableOutcome;
-import org.meterstore.maintenance.TableOutcome.Status;
-import org.meterstore.maintenance.archival.FaultPoint;
+import org.meterstore.maintenance.internal.fault.FaultHook;
+import org.meterstore.maintenance.internal.fault.FaultInjection;
+import org.meterstore.maintenance.internal.fault.FaultPoint;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -110,24 +112,23 @@ class TwoProcessesIT {
     ReferenceModel model = write(table, 2, 12);
     AtomicBoolean terminated = new AtomicBoolean();
     MaintenanceBuilder loop =
-        d.catalog(List.of(table), OpenTelemetry.noop())
-            .maintenance()
-            .sourceChunkRows(50)
-            .faultHook(
-                (point, t, partition) -> {
-                  if (point == FaultPoint.BETWEEN_CHUNKS && terminated.compareAndSet(false, true)) {
-                    terminateLeaseBackend(db);
-                  }
-                });
+        d.catalog(List.of(table), OpenTelemetry.noop()).maintenance().sourceChunkRows(50);
+    FaultHook terminateOnce =
+        (point, t, partition) -> {
+          if (point == FaultPoint.BETWEEN_CHUNKS && terminated.compareAndSet(false, true)) {
+            terminateLeaseBackend(db);
+          }
+        };
     Instant now = Instant.parse("2026-03-06T06:00:00Z");
     ColdTable cold = d.cold.table(table);
 
-    TableOutcome lost = loop.runOnce(now).row("verlust").orElseThrow();
+    TableOutcome lost =
+        FaultInjection.during(terminateOnce, () -> loop.runOnce(now)).row("verlust").orElseThrow();
 
     assertThat(terminated).isTrue();
     assertThat(lost.status()).isEqualTo(Status.LEASE_CONTENDED);
     Instant w = cold.watermark();
-    assertThat(archives(cold)).hasSize(lost.windowsArchived());
+    assertThat(archives(cold)).hasSize(lost.counts().windowsArchived());
     assertThat(d.hot.partitions().list(table))
         .filteredOn(p -> !p.lowerBound().isBefore(w) && p.state() == PartitionState.DETACHED)
         .hasSize(1);
@@ -135,9 +136,9 @@ class TwoProcessesIT {
     TableOutcome resumed = loop.runOnce(now).row("verlust").orElseThrow();
     assertThat(resumed.status()).isEqualTo(Status.ARCHIVED);
     assertThat(archives(cold).stream().map(SnapshotInfo::watermark).distinct())
-        .hasSize(lost.windowsArchived() + resumed.windowsArchived());
+        .hasSize(lost.counts().windowsArchived() + resumed.counts().windowsArchived());
     assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
-    assertThat(resumed.invariantViolations()).isZero();
+    assertThat(resumed.invariantViolations()).hasValue(0);
   }
 
   private static ReferenceModel write(TableDefinition table, int days, long seed) {

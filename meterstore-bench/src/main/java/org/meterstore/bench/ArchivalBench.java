@@ -19,9 +19,9 @@ import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
-import org.meterstore.maintenance.archival.ArchivalRun;
 import org.meterstore.maintenance.archival.ArchivalSettings;
 import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.outcome.TableOutcome;
 
 /**
  * Benchmark 2, archival: {@code Archiver.run} over one daily window (keyset reads, sorted blocks,
@@ -46,7 +46,7 @@ final class ArchivalBench {
 
   /** The sides of one run; {@code copy} is null when the baseline was skipped. */
   private record Sides(
-      Timing.Measured archival, Timing.Measured copy, Timing.Measured read, ArchivalRun run) {}
+      Timing.Measured archival, Timing.Measured copy, Timing.Measured read, TableOutcome run) {}
 
   static List<Result> run(Deployment d, Profile p, ArchivalOptions o) throws Exception {
     Dataset data =
@@ -90,13 +90,13 @@ final class ArchivalBench {
     ArchivalSettings settings =
         ArchivalSettings.defaults().withSourceChunkRows(o.sourceChunkRows());
     Archiver archiver = new Archiver(d.hot, d.cold, settings, Deployment.noop());
-    AtomicReference<ArchivalRun> run = new AtomicReference<>();
+    AtomicReference<TableOutcome> run = new AtomicReference<>();
     Timing.Measured archival =
         Timing.measure(
             d.cpu,
             () -> {
               run.set(archiver.run(TABLE, NOW, 1));
-              return run.get().rowsArchived();
+              return run.get().counts().rowsArchived();
             });
     return new Sides(archival, copy, read, run.get());
   }

@@ -302,8 +302,14 @@ class CliIT {
     // two hours on, the archived partitions are past reader_grace and reclaimed
     assertThat(cli.run("maintain", "--once", "--now", LATER_STILL).code()).isZero();
     try (MeterCatalog catalog = open()) {
-      // written past the floor on purpose: a hot row below W is what a broken writer leaves
-      catalog.append("gas", day(LocalDate.of(2026, 3, 2), DemoMonth.GAS), Instant.parse(LATER));
+      // written past the floor on purpose, straight into the hot tier (append would route it to
+      // Iceberg as a late correction): a hot row below W is what a broken writer leaves
+      catalog
+          .hot()
+          .write(
+              catalog.table("gas").orElseThrow(),
+              day(LocalDate.of(2026, 3, 2), DemoMonth.GAS),
+              Instant.parse(LATER));
     }
     Cli.Run stranded = cli.run("--format", "json", "status", "--now", LATER_STILL);
     assertThat(stranded.code()).as(stranded.toString()).isEqualTo(ExitCode.ERROR);

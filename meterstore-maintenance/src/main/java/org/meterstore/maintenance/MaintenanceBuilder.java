@@ -9,7 +9,6 @@ import org.meterstore.api.privacy.Retention;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.maintenance.archival.ArchivalSettings;
 import org.meterstore.maintenance.archival.Archiver;
-import org.meterstore.maintenance.archival.FaultHook;
 
 /**
  * Configures a catalog's maintenance loop (DESIGN § 6) and then runs one cycle ({@link #runOnce})
@@ -118,12 +117,6 @@ public final class MaintenanceBuilder {
   /** The lease holder recorded in {@code archival_leases} (default {@code host:pid}). */
   public MaintenanceBuilder holder(String value) {
     this.settings = settings.withHolder(value);
-    return this;
-  }
-
-  /** A hook called at each archival step boundary, for crash tests; default none. */
-  public MaintenanceBuilder faultHook(FaultHook value) {
-    this.settings = settings.withFaults(Objects.requireNonNull(value, "faultHook"));
     return this;
   }
 

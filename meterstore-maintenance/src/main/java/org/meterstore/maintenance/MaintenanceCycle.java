@@ -6,9 +6,8 @@ import java.util.List;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.maintenance.TableOutcome.Status;
-import org.meterstore.maintenance.archival.ArchivalRun;
 import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.outcome.TableOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,26 +57,28 @@ final class MaintenanceCycle {
           row.table(),
           now,
           row.status(),
-          row.invariantViolations() > 0 ? ", " + row.invariantViolations() + " rows below W" : "",
-          row.failure() == null ? "" : ": " + row.failure().getMessage());
+          row.invariantViolations().orElse(0) > 0
+              ? ", " + row.invariantViolations().getAsLong() + " rows below W"
+              : "",
+          row.failure().map(f -> ": " + f.getMessage()).orElse(""));
     }
     return outcome;
   }
 
   private TableOutcome maintain(TableDefinition table, Instant now) {
     try {
-      ArchivalRun run = archiver.run(table, now, maxWindows, expireSnapshots);
-      if (run.failure() == null || run.failure().kind() != ErrorKind.CONFIG) {
+      TableOutcome row = archiver.run(table, now, maxWindows, expireSnapshots);
+      if (row.failure().filter(f -> f.kind() == ErrorKind.CONFIG).isEmpty()) {
         ensureHeadroom(table, now);
       }
-      return row(run);
+      return row;
     } catch (RuntimeException e) {
       MeterStoreException failure =
           e instanceof MeterStoreException m
               ? m
               : new MeterStoreException(
                   ErrorKind.STORAGE, "Cannot maintain table " + table.name() + ": " + e, e);
-      return new TableOutcome(table.name(), Status.FAILED, 0, 0, -1, 0, failure);
+      return TableOutcome.failed(table.name(), failure);
     }
   }
 
@@ -97,29 +98,17 @@ final class MaintenanceCycle {
     }
   }
 
-  private static TableOutcome row(ArchivalRun run) {
-    Status status = Status.valueOf(run.status().name());
-    return new TableOutcome(
-        run.table(),
-        status,
-        run.windowsArchived(),
-        run.rowsArchived(),
-        run.invariantViolations(),
-        0,
-        run.failure());
-  }
-
   private TableOutcome sweep(Instant now) {
     try {
       long erased = sweep.sweep(retention.retention(), retention.reason(), retention.actor(), now);
-      return new TableOutcome(TableOutcome.RETENTION, Status.SWEPT, 0, 0, 0, erased, null);
+      return TableOutcome.swept(erased);
     } catch (RuntimeException e) {
       MeterStoreException failure =
           e instanceof MeterStoreException m
               ? m
               : new MeterStoreException(
                   ErrorKind.STORAGE, "Cannot run the retention sweep: " + e, e);
-      return new TableOutcome(TableOutcome.RETENTION, Status.FAILED, 0, 0, 0, 0, failure);
+      return TableOutcome.sweepFailed(failure);
     }
   }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.meterstore.maintenance.outcome.TableOutcome;
 
 /**
  * What one maintenance cycle did: one row per table, in the order the tables were visited, then the
@@ -14,7 +15,7 @@ import java.util.Optional;
  */
 public record MaintenanceOutcome(Instant now, List<TableOutcome> rows) {
 
-  /** Copies the rows. */
+  /** Copies the rows; none may be null. */
   public MaintenanceOutcome {
     Objects.requireNonNull(now, "now");
     rows = List.copyOf(rows);
@@ -45,6 +46,6 @@ public record MaintenanceOutcome(Instant now, List<TableOutcome> rows) {
 
   /** Windows archived by the cycle over all tables. */
   public int windowsArchived() {
-    return rows.stream().mapToInt(TableOutcome::windowsArchived).sum();
+    return rows.stream().mapToInt(r -> r.counts().windowsArchived()).sum();
   }
 }

@@ -7,7 +7,7 @@ import org.meterstore.api.privacy.Retention;
  * The § 60 Abs. 6 MsbG sweep as the maintenance loop calls it once per cycle, after every table
  * (DESIGN § 9): erase the subject mappings that {@code retention} says are due at {@code now}. The
  * privacy module provides the implementation; the loop only schedules it and reports its result or
- * failure as the {@value TableOutcome#RETENTION} row.
+ * failure as the {@value org.meterstore.maintenance.outcome.TableOutcome#RETENTION} row.
  */
 @FunctionalInterface
 public interface RetentionSweep {

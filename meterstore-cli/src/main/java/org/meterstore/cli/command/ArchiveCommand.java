@@ -68,6 +68,6 @@ final class ArchiveCommand extends Verb {
   }
 
   private static int maxWindowsArchivedPerTable(MaintenanceOutcome outcome) {
-    return outcome.rows().stream().mapToInt(r -> r.windowsArchived()).max().orElse(0);
+    return outcome.rows().stream().mapToInt(r -> r.counts().windowsArchived()).max().orElse(0);
   }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Rows;
 import org.meterstore.maintenance.MaintenanceOutcome;
-import org.meterstore.maintenance.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome;
 
 /**
  * Adds up the rows of one or more maintenance cycles per table, and picks the exit code: 0 when
@@ -40,9 +40,9 @@ final class Outcomes {
       row.add(t.last.status().name());
       row.add(t.windows);
       row.add(t.rows);
-      row.add(t.last.invariantViolations());
+      row.add(invariantViolations(t.last));
       row.add(t.erased);
-      row.add(t.last.failure() == null ? null : t.last.failure().getMessage());
+      row.add(t.last.failure().map(Throwable::getMessage).orElse(null));
       out.add(row);
     }
     return new Rows(
@@ -57,6 +57,14 @@ final class Outcomes {
         out);
   }
 
+  /**
+   * The {@code invariant_violations} column: the rows below W; -1 when a table's check could not
+   * run (its run failed first); 0 for the retention row, which checks no table.
+   */
+  private static long invariantViolations(TableOutcome row) {
+    return row.invariantViolations().orElse(row.isRetention() ? 0 : -1);
+  }
+
   /** The exit code of the last cycle of each table. */
   int exitCode() {
     boolean failed = false;
@@ -67,7 +75,7 @@ final class Outcomes {
         failed = true;
       } else if (row.unhealthy()) {
         failed = true;
-        permanent |= row.failure() == null || !row.failure().isRetryable();
+        permanent |= row.failure().map(f -> !f.isRetryable()).orElse(true);
       }
     }
     if (!failed) {
@@ -83,11 +91,12 @@ final class Outcomes {
       TableOutcome row = e.getValue().last;
       if (row.unhealthy() || row.status() == TableOutcome.Status.DEFERRED) {
         String why =
-            row.failure() != null
-                ? row.failure().getMessage()
-                : row.invariantViolations() > 0
-                    ? row.invariantViolations() + " hot rows below the watermark"
-                    : "deferred: a lock was not granted within ddl_lock_timeout; retry later";
+            row.failure()
+                .map(Throwable::getMessage)
+                .orElse(
+                    row.invariantViolations().orElse(0) > 0
+                        ? row.invariantViolations().getAsLong() + " hot rows below the watermark"
+                        : "deferred: a lock was not granted within ddl_lock_timeout; retry later");
         out.add(
             "table "
                 + e.getKey()
@@ -107,9 +116,9 @@ final class Outcomes {
     TableOutcome last;
 
     void add(TableOutcome row) {
-      windows += row.windowsArchived();
-      rows += row.rowsArchived();
-      erased += row.subjectsErased();
+      windows += row.counts().windowsArchived();
+      rows += row.counts().rowsArchived();
+      erased += row.counts().subjectsErased();
       last = row;
     }
   }

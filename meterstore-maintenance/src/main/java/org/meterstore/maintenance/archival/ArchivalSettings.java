@@ -14,17 +14,14 @@ import org.meterstore.hot.partition.DetachMode;
  *     with the cold tier's sort chunk this bounds the run's memory
  * @param holder who takes the lease, as recorded in {@code archival_leases} (host and process id,
  *     say); 1 to 200 characters
- * @param faults called at each step boundary; {@link FaultHook#NONE} in production
  */
-public record ArchivalSettings(
-    DetachMode detachMode, int sourceChunkRows, String holder, FaultHook faults) {
+public record ArchivalSettings(DetachMode detachMode, int sourceChunkRows, String holder) {
   /** The default rows per keyset query. */
   public static final int DEFAULT_SOURCE_CHUNK_ROWS = 50_000;
 
   /** Checks every component. */
   public ArchivalSettings {
     Objects.requireNonNull(detachMode, "detachMode");
-    Objects.requireNonNull(faults, "faults; use FaultHook.NONE");
     if (sourceChunkRows < 1) {
       throw MeterStoreException.invalid("source chunk rows", sourceChunkRows, "at least 1");
     }
@@ -33,30 +30,24 @@ public record ArchivalSettings(
     }
   }
 
-  /** Plain detach, the default chunk, this process as holder, no fault hook. */
+  /** Plain detach, the default chunk, this process as holder. */
   public static ArchivalSettings defaults() {
-    return new ArchivalSettings(
-        DetachMode.PLAIN, DEFAULT_SOURCE_CHUNK_ROWS, defaultHolder(), FaultHook.NONE);
+    return new ArchivalSettings(DetachMode.PLAIN, DEFAULT_SOURCE_CHUNK_ROWS, defaultHolder());
   }
 
   /** These settings with another detach mode. */
   public ArchivalSettings withDetachMode(DetachMode mode) {
-    return new ArchivalSettings(mode, sourceChunkRows, holder, faults);
+    return new ArchivalSettings(mode, sourceChunkRows, holder);
   }
 
   /** These settings with another source chunk size. */
   public ArchivalSettings withSourceChunkRows(int rows) {
-    return new ArchivalSettings(detachMode, rows, holder, faults);
+    return new ArchivalSettings(detachMode, rows, holder);
   }
 
   /** These settings with another lease holder name. */
   public ArchivalSettings withHolder(String newHolder) {
-    return new ArchivalSettings(detachMode, sourceChunkRows, newHolder, faults);
-  }
-
-  /** These settings with a fault hook (tests). */
-  public ArchivalSettings withFaults(FaultHook hook) {
-    return new ArchivalSettings(detachMode, sourceChunkRows, holder, hook);
+    return new ArchivalSettings(detachMode, sourceChunkRows, newHolder);
   }
 
   /** {@code <host>:<pid>}, or {@code pid <pid>} when the host name is unknown. */

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.meterstore.api.ErrorKind;
+import java.util.OptionalLong;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
@@ -13,6 +13,9 @@ import org.meterstore.cold.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Counts;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,16 +25,16 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>take the table's lease (a session advisory lock on its own connection, with an epoch that
  *       every commit carries and that is checked just before each commit); another holder makes the
- *       run {@link ArchivalStatus#LEASE_CONTENDED}, which still checks the invariant;
+ *       run {@link Status#LEASE_CONTENDED}, which still checks the invariant;
  *   <li>resume a partition an interrupted run left detached when it is the next window, and refuse
  *       (naming them) detached partitions that are not;
- *   <li>check schema drift ({@link ArchivalStatus#QUARANTINED}) and that the archival step recorded
- *       in both tiers is the configured one ({@code CONFIG});
+ *   <li>check schema drift ({@link Status#QUARANTINED}) and that the archival step recorded in both
+ *       tiers is the configured one ({@code CONFIG});
  *   <li>plan the due windows ({@link ArchivalPlanner}: {@code settlement_lag}, empty-gap jump,
  *       {@code maxWindows});
- *   <li>detach each window's partition under {@code ddl_lock_timeout} ({@link
- *       ArchivalStatus#DEFERRED} on timeout), or concurrently where configured, finishing any
- *       half-detached partition with {@code FINALIZE};
+ *   <li>detach each window's partition under {@code ddl_lock_timeout} ({@link Status#DEFERRED} on
+ *       timeout), or concurrently where configured, finishing any half-detached partition with
+ *       {@code FINALIZE};
  *   <li>stream its rows with a keyset cursor into {@link ColdTable#archive}, which commits them
  *       with the new W and a digest, then re-check that digest against the source partition (a
  *       mismatch is {@code INVARIANT_VIOLATED} and the partition is never dropped);
@@ -45,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * uncommitted partition is resumed; a committed one is reclaimed). Thread-safe: runs of different
  * tables may proceed in parallel, runs of one table exclude each other through the lease. Nothing
  * here reads a clock: every run takes the caller's {@code now}. A run never throws for what a
- * table's state or its storage does; it reports it in {@link ArchivalRun}.
+ * table's state or its storage does; it reports it in a {@link TableOutcome}.
  */
 public final class Archiver {
   private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
@@ -74,7 +77,7 @@ public final class Archiver {
   }
 
   /** {@link #run(TableDefinition, Instant, int, boolean)} without snapshot expiry. */
-  public ArchivalRun run(TableDefinition table, Instant now, int maxWindows) {
+  public TableOutcome run(TableDefinition table, Instant now, int maxWindows) {
     return run(table, now, maxWindows, false);
   }
 
@@ -90,7 +93,7 @@ public final class Archiver {
    * @return what the run did; never null
    * @throws IllegalArgumentException for {@code maxWindows < 1}
    */
-  public ArchivalRun run(
+  public TableOutcome run(
       TableDefinition table, Instant now, int maxWindows, boolean expireSnapshots) {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(now, "now");
@@ -111,8 +114,8 @@ public final class Archiver {
     }
     try (ArchivalLease held = lease.get()) {
       LeasedRun run = new LeasedRun(hot, coldTable, table, now, held, settings, metrics);
-      ArchivalRun result = run.execute(maxWindows, expireSnapshots);
-      if (result.status() == ArchivalStatus.FAILED) {
+      TableOutcome result = run.execute(maxWindows, expireSnapshots);
+      if (result.status() == Status.FAILED) {
         metrics.failed(table.name());
       }
       return result;
@@ -120,26 +123,31 @@ public final class Archiver {
   }
 
   /** Another session holds the lease: mutate nothing, but still check the invariant. */
-  private ArchivalRun observeContended(TableDefinition table, ColdTable coldTable, Instant now) {
+  private TableOutcome observeContended(TableDefinition table, ColdTable coldTable, Instant now) {
     LOG.debug("Archival lease of {} is held elsewhere", table.name());
     try {
       Instant w = coldTable.watermark();
       long below = checkInvariant(hot, metrics, table, w, now);
-      return new ArchivalRun(
-          table.name(), ArchivalStatus.LEASE_CONTENDED, 0, 0, w, 0, 0, below, false, 0, null);
+      return new TableOutcome(
+          table.name(),
+          Status.LEASE_CONTENDED,
+          Counts.NONE,
+          Optional.of(w),
+          OptionalLong.of(below),
+          false,
+          Optional.empty());
     } catch (MeterStoreException e) {
       return failed(table.name(), e);
     }
   }
 
-  private ArchivalRun failed(String table, MeterStoreException e) {
-    ArchivalStatus status =
-        e.kind() == ErrorKind.QUARANTINED ? ArchivalStatus.QUARANTINED : ArchivalStatus.FAILED;
-    LOG.warn("Archival run of {} ended {}: {}", table, status, e.getMessage());
-    if (status == ArchivalStatus.FAILED) {
+  private TableOutcome failed(String table, MeterStoreException e) {
+    TableOutcome outcome = TableOutcome.failed(table, e);
+    LOG.warn("Archival run of {} ended {}: {}", table, outcome.status(), e.getMessage());
+    if (outcome.status() == Status.FAILED) {
       metrics.failed(table);
     }
-    return new ArchivalRun(table, status, 0, 0, null, 0, 0, -1, false, 0, e);
+    return outcome;
   }
 
   /**

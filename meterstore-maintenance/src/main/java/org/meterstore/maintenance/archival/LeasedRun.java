@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.meterstore.api.ErrorKind;
@@ -23,6 +24,12 @@ import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.maintenance.internal.fault.FaultHook;
+import org.meterstore.maintenance.internal.fault.FaultInjection;
+import org.meterstore.maintenance.internal.fault.FaultPoint;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Counts;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +48,7 @@ final class LeasedRun {
   private final ArchivalLease lease;
   private final ArchivalSettings settings;
   private final ArchivalMetrics metrics;
+  private final FaultHook faults = FaultInjection.current();
 
   private int windows;
   private long rows;
@@ -68,11 +76,11 @@ final class LeasedRun {
     this.metrics = metrics;
   }
 
-  ArchivalRun execute(int maxWindows, boolean expireSnapshots) {
+  TableOutcome execute(int maxWindows, boolean expireSnapshots) {
     Instant w = null;
-    long below = -1;
+    OptionalLong below = OptionalLong.empty();
     try {
-      settings.faults().reached(FaultPoint.AFTER_LEASE, table.name(), null);
+      faults.reached(FaultPoint.AFTER_LEASE, table.name(), null);
       cold.requireNoDrift();
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
@@ -87,7 +95,7 @@ final class LeasedRun {
         expired = cold.expireSnapshots(now, table.policy()).expiredSnapshotIds().size();
       }
       w = cold.watermark();
-      below = Archiver.checkInvariant(hot, metrics, table, w, now);
+      below = OptionalLong.of(Archiver.checkInvariant(hot, metrics, table, w, now));
     } catch (MeterStoreException e) {
       failure = failure == null ? e : failure;
     } catch (RuntimeException e) {
@@ -100,23 +108,27 @@ final class LeasedRun {
     return result(w, below);
   }
 
-  private ArchivalRun result(Instant w, long below) {
-    ArchivalStatus status;
+  private TableOutcome result(Instant w, OptionalLong below) {
+    Status status;
     if (failure != null) {
-      status =
-          failure.kind() == ErrorKind.QUARANTINED
-              ? ArchivalStatus.QUARANTINED
-              : ArchivalStatus.FAILED;
+      status = Status.ofFailure(failure);
       LOG.warn("Archival run of {} ended {}: {}", table.name(), status, failure.getMessage());
     } else if (leaseLost) {
-      status = ArchivalStatus.LEASE_CONTENDED;
+      status = Status.LEASE_CONTENDED;
     } else if (deferred) {
-      status = ArchivalStatus.DEFERRED;
+      status = Status.DEFERRED;
     } else {
-      status = windows > 0 ? ArchivalStatus.ARCHIVED : ArchivalStatus.NOTHING_DUE;
+      status = windows > 0 ? Status.ARCHIVED : Status.NOTHING_DUE;
     }
-    return new ArchivalRun(
-        table.name(), status, windows, rows, w, dropped, orphans, below, true, expired, failure);
+    Counts counts = Counts.archival(windows, rows, orphans, dropped, expired);
+    return new TableOutcome(
+        table.name(),
+        status,
+        counts,
+        Optional.ofNullable(w),
+        below,
+        true,
+        Optional.ofNullable(failure));
   }
 
   /** Step 3: both tiers must record the configured archival step. */
@@ -227,7 +239,7 @@ final class LeasedRun {
         return false;
       }
     }
-    settings.faults().reached(FaultPoint.AFTER_DETACH, table.name(), partition.name());
+    faults.reached(FaultPoint.AFTER_DETACH, table.name(), partition.name());
     return true;
   }
 
@@ -242,7 +254,7 @@ final class LeasedRun {
         new PrefetchedRows(
             boundary -> hot.archival().rows(table, name, settings.sourceChunkRows(), boundary),
             settings.sourceChunkRows(),
-            chunk -> settings.faults().reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name),
+            chunk -> faults.reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name),
             "meterstore-archival-reader-" + table.name())) {
       result =
           cold.archive(
@@ -273,14 +285,14 @@ final class LeasedRun {
         result.digest().rowCount(),
         (System.nanoTime() - started) / 1e9,
         window.resumed());
-    settings.faults().reached(FaultPoint.AFTER_COMMIT, table.name(), name);
+    faults.reached(FaultPoint.AFTER_COMMIT, table.name(), name);
     return true;
   }
 
   /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
   private void reclaim(List<ObservedPartition> reclaimable, List<ArchivalCommit> commits) {
     for (ObservedPartition p : reclaimable) {
-      settings.faults().reached(FaultPoint.BEFORE_DROP, table.name(), p.name());
+      faults.reached(FaultPoint.BEFORE_DROP, table.name(), p.name());
       if (!lease.isHeld()) {
         leaseLost = true;
         return;

@@ -20,9 +20,9 @@ import org.meterstore.api.MeterStoreException;
  * <p>Bounded: the worker hands rows over in batches through a queue that holds at most one source
  * chunk of rows, so memory holds the source's current chunk, the queue and the writer's own chunk.
  * The source's chunk boundaries travel through the queue too: {@code onChunk} runs on the
- * <em>consuming</em> thread when it reaches a boundary (so a {@link FaultHook} still runs on the
- * run's thread, between the rows of two chunks). A failure of the source is rethrown, unchanged, on
- * the consuming thread.
+ * <em>consuming</em> thread when it reaches a boundary (so a crash test's fault hook still runs on
+ * the run's thread, between the rows of two chunks). A failure of the source is rethrown,
+ * unchanged, on the consuming thread.
  *
  * <p>Every {@link #iterator()} starts a worker of its own (a retried write starts over) and stops
  * the previous one; {@link #close()} stops and joins every worker, so no thread outlives the

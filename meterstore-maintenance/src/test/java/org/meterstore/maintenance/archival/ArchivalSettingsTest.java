@@ -14,7 +14,6 @@ class ArchivalSettingsTest {
     assertThat(s.detachMode()).isEqualTo(DetachMode.PLAIN);
     assertThat(s.sourceChunkRows()).isEqualTo(50_000);
     assertThat(s.holder()).isNotBlank();
-    assertThat(s.faults()).isSameAs(FaultHook.NONE);
   }
 
   @Test

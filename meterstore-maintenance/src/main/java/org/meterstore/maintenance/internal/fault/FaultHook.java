@@ -1,9 +1,9 @@
-package org.meterstore.maintenance.archival;
+package org.meterstore.maintenance.internal.fault;
 
 /**
  * Called by an archival run at each {@link FaultPoint}, on the run's thread, so that crash tests
- * can stop a process exactly there (and progress reporting can watch). Production code passes
- * {@link #NONE}. A hook that throws aborts the run as a failure at that point.
+ * can stop a process exactly there. Runs use {@link #NONE} unless a test installed a hook with
+ * {@link FaultInjection#during}. A hook that throws aborts the run as a failure at that point.
  */
 @FunctionalInterface
 public interface FaultHook {

@@ -1,4 +1,4 @@
-package org.meterstore.maintenance.archival;
+package org.meterstore.maintenance.internal.fault;
 
 /** The step boundaries of an archival run at which a {@link FaultHook} is called. */
 public enum FaultPoint {
