@@ -30,6 +30,7 @@ import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.hot.write.BelowFloorException;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
@@ -134,6 +135,27 @@ class AppendIT {
       WriteResult again = catalog.append(table.name(), batch, at);
       assertThat(again.outcomes()).containsOnly(WriteOutcome.DUPLICATE);
       assertThat(again.tiers()).containsOnly(Tier.COLD);
+    }
+  }
+
+  @Test
+  void archivalRecordsWAsTheHotFloorSoNoDirectHotWriteCanStrandARow() throws Exception {
+    TableDefinition table = Deployment.table("floored", LAG, GRACE);
+    try (MeterCatalog catalog = archivedTwoDays(table)) {
+      assertThat(d.hot.partitions().floor(table)).isEqualTo(MAR3);
+      catalog.archive(MAR4.plus(Duration.ofHours(2)), 8); // reclaims the Mar 2 partition
+      assertThat(partitionsBelow(table, MAR3)).isEmpty();
+
+      // an application (or an old process) writing to the hot tier directly, past the façade
+      Instant at = MAR4.plus(Duration.ofHours(3));
+      assertThatThrownBy(() -> d.hot.write(table, List.of(reading(1, MAR2, "3", 2)), at))
+          .isInstanceOfSatisfying(
+              BelowFloorException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+          .hasMessageContaining("append");
+      assertThat(partitionsBelow(table, MAR3)).isEmpty();
+      assertThat(d.hot.partitions().countRowsBelow(table, MAR3)).isZero();
+      assertThat(value(catalog, table, 1, MAR2)).isEqualByComparingTo("1");
     }
   }
 

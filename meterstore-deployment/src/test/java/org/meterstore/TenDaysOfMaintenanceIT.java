@@ -106,6 +106,7 @@ class TenDaysOfMaintenanceIT {
         Instant due = now.minus(LAG).truncatedTo(ChronoUnit.DAYS);
         Instant expectedW = due.isBefore(Instant.parse("2026-03-02T00:00:00Z")) ? lastW : due;
         assertThat(w).as("W at %s", now).isEqualTo(expectedW);
+        assertThat(d.hot.partitions().floor(table)).as("hot floor at %s", now).isEqualTo(w);
         assertThat(row.status()).isEqualTo(w.equals(lastW) ? Status.NOTHING_DUE : Status.ARCHIVED);
         assertThat(row.invariantViolations()).hasValue(0);
         assertThat(outcome.healthy()).isTrue();

@@ -298,12 +298,17 @@ class CliIT {
 
   @Test
   @Order(13)
-  void statusNamesStrandedRowsAndAnExhaustedRunway() {
+  void statusNamesStrandedRowsAndAnExhaustedRunway() throws Exception {
     // two hours on, the archived partitions are past reader_grace and reclaimed
     assertThat(cli.run("maintain", "--once", "--now", LATER_STILL).code()).isZero();
     try (MeterCatalog catalog = open()) {
-      // written past the floor on purpose, straight into the hot tier (append would route it to
-      // Iceberg as a late correction): a hot row below W is what a broken writer leaves
+      // A hot row below W is what a writer of a MeterStore without the hot floor could leave:
+      // forget the floor (as before migration 5), then write straight into the hot tier (append
+      // would route the row to Iceberg as a late correction).
+      try (java.sql.Connection c = db.connect();
+          java.sql.Statement s = c.createStatement()) {
+        s.executeUpdate("UPDATE meterstore.tables SET hot_floor = NULL WHERE name = 'gas'");
+      }
       catalog
           .hot()
           .write(

@@ -57,6 +57,10 @@ final class LeasedRun {
   private int expired;
   private boolean deferred;
   private boolean leaseLost;
+
+  /** The hot floor as this run last recorded it; null until recorded (nothing is reclaimed). */
+  private Instant floor;
+
   private MeterStoreException failure;
 
   LeasedRun(
@@ -85,7 +89,9 @@ final class LeasedRun {
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
       List<ArchivalCommit> commits = cold.archivalCommits();
-      ArchivalPlan plan = plan(cold.watermark(), partitions, commits, maxWindows);
+      Instant current = cold.watermark();
+      recordFloor(current);
+      ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
       archiveWindows(plan, partitions);
       if (!leaseLost && failure == null) {
         reclaim(plan.reclaimable(), commits);
@@ -277,6 +283,7 @@ final class LeasedRun {
       failure = digestMismatch(name, result.digest(), digest, "committed");
       return false;
     }
+    recordFloor(result.watermark());
     windows++;
     rows += result.digest().rowCount();
     orphans += window.resumed() ? 1 : 0;
@@ -289,10 +296,31 @@ final class LeasedRun {
     return true;
   }
 
+  /**
+   * Records committed W as the hot tier's floor (DESIGN § 4), at the start of the run (which also
+   * repairs a floor a crash after a commit left behind) and after every commit. A floor that cannot
+   * be recorded in time is retried by the next run; until then nothing is reclaimed, so no writer
+   * can re-create a dropped partition below W.
+   */
+  private void recordFloor(Instant w) {
+    try {
+      floor = hot.partitions().recordFloor(table, w);
+    } catch (MeterStoreException e) {
+      if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
+        throw e;
+      }
+      LOG.warn("Cannot record the hot floor {} of {} yet: {}", w, table.name(), e.getMessage());
+    }
+  }
+
   /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
   private void reclaim(List<ObservedPartition> reclaimable, List<ArchivalCommit> commits) {
     for (ObservedPartition p : reclaimable) {
       faults.reached(FaultPoint.BEFORE_DROP, table.name(), p.name());
+      if (floor == null || p.to().isAfter(floor)) {
+        LOG.info("Keeping {} until the hot floor covers it (floor {})", p.name(), floor);
+        continue;
+      }
       if (!lease.isHeld()) {
         leaseLost = true;
         return;
