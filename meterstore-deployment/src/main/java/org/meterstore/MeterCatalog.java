@@ -19,7 +19,7 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
-import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.internal.write.AppendHook;
@@ -288,7 +288,7 @@ public final class MeterCatalog implements AutoCloseable {
 
   /**
    * Re-stamps W onto the current cold snapshot of {@code table} when it carries none (after foreign
-   * maintenance); never moves W. See {@link org.meterstore.cold.ColdTable#reassertWatermark}.
+   * maintenance); never moves W. See {@link org.meterstore.cold.table.ColdTable#reassertWatermark}.
    *
    * @return whether a re-stamp commit was made
    */

@@ -141,11 +141,16 @@ class DependencyRulesTest {
     slices().matching("org.meterstore.(*)..").should().beFreeOfCycles().check(classes);
   }
 
+  /**
+   * Every package is its own slice, sub-packages and the deployment module's top package {@code
+   * org.meterstore} included: a cycle between a module's root and its {@code internal} packages, or
+   * between two internal packages, fails here.
+   */
   @Test
-  void packagesWithinAModuleHaveNoCycles() {
+  void packagesHaveNoCycles() {
     slices()
-        .matching("org.meterstore.(*).(*)..")
-        .namingSlices("$1.$2")
+        .matching("org.(**)")
+        .namingSlices("$1")
         .should()
         .beFreeOfCycles()
         .allowEmptyShould(true)
@@ -248,7 +253,7 @@ class DependencyRulesTest {
   private static DescribedPredicate<JavaMethodCall> readsSnapshotMetadata() {
     Map<String, Set<String>> forbidden =
         Map.of(
-            "org.meterstore.cold.ColdTable", Set.of("icebergTable"),
+            "org.meterstore.cold.table.ColdTable", Set.of("icebergTable"),
             "org.apache.iceberg.Snapshot", Set.of("summary", "parentId"),
             "org.apache.iceberg.Table",
                 Set.of("snapshots", "currentSnapshot", "snapshot", "history", "refs"),

@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.meterstore.cold.ColdConfig;
 import org.meterstore.cold.ColdStore;
+import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotStore;
 

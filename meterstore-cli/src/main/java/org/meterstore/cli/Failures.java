@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cli.output.ExitCode;
+import org.meterstore.cli.output.Io;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;

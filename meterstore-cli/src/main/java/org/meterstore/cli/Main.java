@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
+import org.meterstore.cli.command.MeterStoreCommand;
 import org.meterstore.cli.command.Verbs;
+import org.meterstore.cli.output.ExitCode;
+import org.meterstore.cli.output.Io;
 import picocli.CommandLine;
 import picocli.CommandLine.TypeConversionException;
 

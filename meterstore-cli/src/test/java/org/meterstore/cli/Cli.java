@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.meterstore.cli.output.Io;
 
 /** Runs the command in-process against captured streams, as a person or a script would. */
 final class Cli {

@@ -29,6 +29,7 @@ import org.meterstore.MeterStores;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.cli.demo.DemoMonth;
+import org.meterstore.cli.output.ExitCode;
 import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.hot.subject.SubjectRef;
 import org.meterstore.testing.PostgresExtension;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.cli.output.ExitCode;
 
 /** The parts of the command that need no store: usage, option errors, init, a missing file. */
 class CommandLineTest {

@@ -7,6 +7,7 @@ import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cli.output.ExitCode;
 
 class FailuresTest {
   @Test

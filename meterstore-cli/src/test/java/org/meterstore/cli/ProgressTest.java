@@ -6,6 +6,8 @@ import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import org.meterstore.cli.output.Io;
+import org.meterstore.cli.output.Progress;
 
 class ProgressTest {
   private static Io io(StringWriter err, boolean interactive) {

@@ -14,6 +14,8 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.internal.IcebergColdTable;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
@@ -22,6 +24,7 @@ import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

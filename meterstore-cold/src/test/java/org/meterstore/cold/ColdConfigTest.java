@@ -8,6 +8,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.CommitPolicy;
+import org.meterstore.cold.config.S3Settings;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
 
 class ColdConfigTest {

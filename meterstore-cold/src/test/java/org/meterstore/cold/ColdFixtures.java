@@ -22,6 +22,8 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.CommitPolicy;
 import org.meterstore.testing.TestDatabase;
 
 /** Readings, rows and stores for the cold tier's tests. */

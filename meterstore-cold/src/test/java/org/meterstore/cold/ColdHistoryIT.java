@@ -34,6 +34,7 @@ import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.snapshot.ColdDataFile;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -32,8 +32,10 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.internal.IcebergColdTable;
 import org.meterstore.cold.internal.commit.InterceptingTableOperations;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

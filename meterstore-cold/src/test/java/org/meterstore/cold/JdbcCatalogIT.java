@@ -42,8 +42,10 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

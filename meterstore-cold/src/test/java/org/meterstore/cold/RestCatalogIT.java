@@ -21,7 +21,10 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.SummaryKeys;
+import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -28,6 +28,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveStatus;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.drift.DriftVerdict;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -31,6 +31,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotOrder;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

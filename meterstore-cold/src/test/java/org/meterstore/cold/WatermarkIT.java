@@ -27,6 +27,7 @@ import org.meterstore.cold.internal.IcebergColdTable;
 import org.meterstore.cold.internal.commit.InterceptingTableOperations;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -1,7 +1,7 @@
 package org.meterstore.config;
 
-import org.meterstore.cold.CatalogKind;
-import org.meterstore.cold.ColdConfig;
+import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdConfig;
 
 /**
  * The {@code [cold]} section: the Iceberg catalog and warehouse. Immutable; {@link #toString()}

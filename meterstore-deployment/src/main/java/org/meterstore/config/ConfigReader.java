@@ -18,7 +18,7 @@ import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.api.table.TimeModel;
-import org.meterstore.cold.CatalogKind;
+import org.meterstore.cold.config.CatalogKind;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotSettings;
 import org.meterstore.hot.partition.DetachMode;

@@ -1,7 +1,7 @@
 package org.meterstore.config;
 
 import java.net.URI;
-import org.meterstore.cold.S3Settings;
+import org.meterstore.cold.config.S3Settings;
 
 /**
  * The {@code [cold.s3]} section: S3-compatible object storage for the warehouse. Immutable; {@link

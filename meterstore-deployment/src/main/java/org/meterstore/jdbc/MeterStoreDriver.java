@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.query.QueryProperties;
+import org.meterstore.query.mode.QueryProperties;
 
 /**
  * The JDBC driver for {@code jdbc:meterstore:config=<path>} URLs, registered through {@code

@@ -18,8 +18,8 @@ import org.meterstore.api.table.ColumnRole;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TimeModel;
-import org.meterstore.cold.CatalogKind;
-import org.meterstore.cold.ColdConfig;
+import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.hot.partition.DetachMode;
 
 class MeterStoreConfigTest {

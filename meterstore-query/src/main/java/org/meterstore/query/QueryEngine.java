@@ -31,6 +31,8 @@ import org.meterstore.query.internal.plan.MeterTypeSystem;
 import org.meterstore.query.internal.system.SystemSchema;
 import org.meterstore.query.internal.system.SystemSnapshot;
 import org.meterstore.query.internal.system.SystemTablesComputer;
+import org.meterstore.query.mode.QueryProperties;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * SQL over one deployment's tables: every {@link #connection()} is a read-only JDBC connection

@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.query.mode.QueryProperties;
+import org.meterstore.query.mode.ReadMode;
 
 class QueryPropertiesTest {
   private static Properties props(String... kv) {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.query.mode.QueryProperties;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

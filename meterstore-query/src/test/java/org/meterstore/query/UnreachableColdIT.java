@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.query.mode.QueryProperties;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

@@ -2,8 +2,8 @@ package org.meterstore.cli.command;
 
 import java.time.Instant;
 import org.meterstore.MeterCatalog;
-import org.meterstore.cli.Progress;
 import org.meterstore.cli.output.Document;
+import org.meterstore.cli.output.Progress;
 import org.meterstore.maintenance.MaintenanceOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -7,8 +7,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.MeterCatalog;
-import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
+import org.meterstore.cli.output.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

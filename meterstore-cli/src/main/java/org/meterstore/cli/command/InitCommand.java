@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cli.ExitCode;
 import org.meterstore.cli.output.Document;
+import org.meterstore.cli.output.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

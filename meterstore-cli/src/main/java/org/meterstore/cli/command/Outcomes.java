@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.meterstore.cli.ExitCode;
+import org.meterstore.cli.output.ExitCode;
 import org.meterstore.cli.output.Rows;
 import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome;

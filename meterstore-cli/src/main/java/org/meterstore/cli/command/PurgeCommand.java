@@ -2,9 +2,9 @@ package org.meterstore.cli.command;
 
 import org.meterstore.MeterCatalog;
 import org.meterstore.PurgeResult;
-import org.meterstore.cli.ExitCode;
-import org.meterstore.cli.Progress;
 import org.meterstore.cli.output.Document;
+import org.meterstore.cli.output.ExitCode;
+import org.meterstore.cli.output.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,6 @@
 package org.meterstore.cli.command;
 
 import java.util.concurrent.Callable;
-import org.meterstore.cli.MeterStoreCommand;
 import picocli.CommandLine.ParentCommand;
 
 /** What every verb shares: the root command with the global options and the streams. */

@@ -17,8 +17,8 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
-import org.meterstore.cli.Progress;
 import org.meterstore.cli.demo.DemoMonth.Delivery;
+import org.meterstore.cli.output.Progress;
 import org.meterstore.maintenance.MaintenanceOutcome;
 
 /**

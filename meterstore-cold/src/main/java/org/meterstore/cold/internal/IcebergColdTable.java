@@ -16,12 +16,11 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
-import org.meterstore.cold.ColdTable;
-import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.ArchivalCommitReader;
@@ -37,12 +36,13 @@ import org.meterstore.cold.internal.snapshot.IcebergSnapshotView;
 import org.meterstore.cold.internal.snapshot.Restamper;
 import org.meterstore.cold.internal.snapshot.SnapshotLister;
 import org.meterstore.cold.internal.snapshot.SnapshotSelection;
-import org.meterstore.cold.internal.snapshot.WatermarkReader;
+import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.cold.table.ColdTable;
 
 /**
  * The {@link ColdTable} over one Iceberg table: it wires the protocol classes together and owns

@@ -12,9 +12,10 @@ import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * One snapshot of a cold table, chosen once by a {@link SnapshotSelector} and pinned by id: the
- * table's metadata is read when the view is made (see {@link org.meterstore.cold.ColdTable#view}),
- * so commits that land afterwards change neither what it plans nor what it reads, and its {@link
- * #watermark()} is the W of exactly the snapshot it reads.
+ * table's metadata is read when the view is made (see {@link
+ * org.meterstore.cold.table.ColdTable#view}), so commits that land afterwards change neither what
+ * it plans nor what it reads, and its {@link #watermark()} is the W of exactly the snapshot it
+ * reads.
  *
  * <p>The view does not retain the snapshot: an expiry that removes it and deletes its files makes
  * later reads fail with a storage error, never with another snapshot's rows.
@@ -41,8 +42,8 @@ public interface SnapshotView {
 
   /**
    * The watermark W of the pinned snapshot (UTC): readings with {@code from < W} are in it. Read
-   * through the same parent walk as {@link org.meterstore.cold.ColdTable#watermarkAt}; the epoch
-   * when the table had no snapshot. Never null.
+   * through the same parent walk as {@link org.meterstore.cold.table.ColdTable#watermarkAt}; the
+   * epoch when the table had no snapshot. Never null.
    */
   Instant watermark();
 

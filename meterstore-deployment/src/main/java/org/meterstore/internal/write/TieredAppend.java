@@ -17,7 +17,7 @@ import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.write.BelowFloorException;
 

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
-import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.partition.PartitionInfo;

@@ -7,9 +7,9 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.CatalogKind;
-import org.meterstore.cold.ColdConfig;
-import org.meterstore.cold.S3Settings;
+import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.S3Settings;
 
 /**
  * Builds the Iceberg catalog a {@link ColdConfig} describes. The JDBC catalog uses schema version

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.snapshot.SnapshotOrder;
 
 /**

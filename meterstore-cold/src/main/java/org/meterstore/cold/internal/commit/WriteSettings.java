@@ -1,7 +1,7 @@
 package org.meterstore.cold.internal.commit;
 
-import org.meterstore.cold.ColdConfig;
-import org.meterstore.cold.CommitPolicy;
+import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.CommitPolicy;
 
 /**
  * The parts of {@link ColdConfig} that writers and committers need.

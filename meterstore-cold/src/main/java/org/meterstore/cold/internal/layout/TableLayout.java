@@ -21,7 +21,7 @@ import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.SummaryKeys;
 
 /**
  * The cold layout of DESIGN § 5, derived from a {@link TableDefinition} alone so that every process

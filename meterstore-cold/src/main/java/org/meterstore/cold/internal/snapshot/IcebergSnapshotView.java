@@ -20,6 +20,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.snapshot.ColdDataFile;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;

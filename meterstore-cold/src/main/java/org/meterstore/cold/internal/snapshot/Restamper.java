@@ -8,12 +8,13 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.CommitPolicy;
-import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.SummaryKeys;
+import org.meterstore.cold.config.CommitPolicy;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitAttempt;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
+import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,7 +10,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.SummaryKeys;
+import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotOrder;
 

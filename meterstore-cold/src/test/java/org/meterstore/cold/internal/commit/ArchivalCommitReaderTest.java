@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.SummaryKeys;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.commit.SummaryKeys;
 
 class ArchivalCommitReaderTest {
   private static final Instant TO = Instant.parse("2026-03-02T00:00:00Z");

@@ -12,7 +12,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
-import org.meterstore.cold.ColdTable;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.pin.ReaderPin;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,7 @@ import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * One scan as the plan fixed it: which table and state, whether versions are resolved, the

@@ -2,7 +2,7 @@ package org.meterstore.query.internal.exec;
 
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * One connection's view of a catalog: its read mode and the statement being planned on the current

@@ -8,7 +8,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * What one statement reads of one table in one read mode, fixed when the statement is planned: the

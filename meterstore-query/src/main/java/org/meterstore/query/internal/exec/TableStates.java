@@ -10,7 +10,7 @@ import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * Resolves a {@link TableState}: cold first (snapshot, then W from that snapshot), hot second

@@ -9,9 +9,9 @@ import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.TableMacro;
 import org.apache.calcite.schema.TranslatableTable;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.QueryProperties;
-import org.meterstore.query.ReadMode;
 import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.mode.QueryProperties;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * A read mode chosen per statement: {@code TABLE(as_of_snapshot('lastgang', 42))} reads {@code

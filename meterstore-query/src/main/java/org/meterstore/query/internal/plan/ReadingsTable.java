@@ -8,11 +8,11 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.ReadMode;
 import org.meterstore.query.internal.exec.Columns;
 import org.meterstore.query.internal.exec.QueryContext;
 import org.meterstore.query.internal.exec.Session;
 import org.meterstore.query.internal.exec.TableState;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * The relation {@code T} (one row per reading, version-resolved over both tiers) or {@code

@@ -6,7 +6,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.meterstore.cold.snapshot.SnapshotSelector;
-import org.meterstore.query.ReadMode;
+import org.meterstore.query.mode.ReadMode;
 
 class TableStatesTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");

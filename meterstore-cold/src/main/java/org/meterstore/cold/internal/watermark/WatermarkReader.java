@@ -1,4 +1,4 @@
-package org.meterstore.cold.internal.snapshot;
+package org.meterstore.cold.internal.watermark;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -8,7 +8,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.SummaryKeys;
+import org.meterstore.cold.commit.SummaryKeys;
 
 /**
  * Reads W from snapshot summaries: the one parent walk of the code base (DESIGN § 5), behind {@code

@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.table;
 
 import java.time.Duration;
 import java.time.Instant;

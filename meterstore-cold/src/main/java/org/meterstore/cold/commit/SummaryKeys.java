@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.commit;
 
 /**
  * The snapshot-summary keys of MeterStore's commits (DESIGN § 5). External engines may read them;

@@ -1,4 +1,4 @@
-package org.meterstore.query;
+package org.meterstore.query.mode;
 
 import java.math.BigInteger;
 import java.time.Instant;

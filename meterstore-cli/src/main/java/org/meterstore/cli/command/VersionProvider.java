@@ -1,4 +1,4 @@
-package org.meterstore.cli;
+package org.meterstore.cli.command;
 
 import picocli.CommandLine.IVersionProvider;
 
@@ -6,7 +6,7 @@ import picocli.CommandLine.IVersionProvider;
 final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() {
-    String version = Main.class.getPackage().getImplementationVersion();
+    String version = VersionProvider.class.getPackage().getImplementationVersion();
     return new String[] {"meterstore " + (version == null ? "(development build)" : version)};
   }
 }

@@ -1,8 +1,10 @@
-package org.meterstore.cli;
+package org.meterstore.cli.command;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.meterstore.cli.output.Document;
+import org.meterstore.cli.output.ExitCode;
+import org.meterstore.cli.output.Io;
 import org.meterstore.cli.output.JsonRenderer;
 import org.meterstore.cli.output.TableRenderer;
 import picocli.CommandLine.Command;
@@ -52,7 +54,8 @@ public final class MeterStoreCommand implements Callable<Integer> {
       description = "Print stack traces with errors.")
   private boolean verbose;
 
-  MeterStoreCommand(Io io) {
+  /** The top command, writing to {@code io}. */
+  public MeterStoreCommand(Io io) {
     this.io = io;
   }
 

@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.config;
 
 import java.net.URI;
 import org.meterstore.api.MeterStoreException;

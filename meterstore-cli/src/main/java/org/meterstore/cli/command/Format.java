@@ -1,4 +1,4 @@
-package org.meterstore.cli;
+package org.meterstore.cli.command;
 
 /** How a command prints its result document. */
 public enum Format {

@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.config;
 
 /** Which Iceberg catalog holds the cold tables (DESIGN § 5). */
 public enum CatalogKind {

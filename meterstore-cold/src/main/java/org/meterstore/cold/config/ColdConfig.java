@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.config;
 
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.api.MeterStoreException;

@@ -1,4 +1,4 @@
-package org.meterstore.cli;
+package org.meterstore.cli.output;
 
 import java.io.PrintWriter;
 

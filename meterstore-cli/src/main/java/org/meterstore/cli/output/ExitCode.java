@@ -1,4 +1,4 @@
-package org.meterstore.cli;
+package org.meterstore.cli.output;
 
 /**
  * The exit codes of the {@code meterstore} command: 0 when the command did what it was asked, 75
