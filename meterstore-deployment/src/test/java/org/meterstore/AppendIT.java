@@ -31,6 +31,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.write.BelowFloorException;
+import org.meterstore.internal.write.AppendHook;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
@@ -156,6 +157,50 @@ class AppendIT {
       assertThat(partitionsBelow(table, MAR3)).isEmpty();
       assertThat(d.hot.partitions().countRowsBelow(table, MAR3)).isZero();
       assertThat(value(catalog, table, 1, MAR2)).isEqualByComparingTo("1");
+    }
+  }
+
+  @Test
+  void aBatchWhoseColdPartFailsAfterTheHotPartLandedNamesWhatLandedAndCompletesWhenRetried()
+      throws Exception {
+    TableDefinition table = Deployment.table("retried", LAG, GRACE);
+    try (MeterCatalog catalog = archivedTwoDays(table)) {
+      Path moved = warehouse.resolveSibling(warehouse.getFileName() + "-away");
+      AtomicBoolean fired = new AtomicBoolean();
+      catalog.appendHook(
+          (name, w) -> {
+            if (fired.compareAndSet(false, true)) {
+              move(warehouse, moved); // the object store goes away after routing
+            }
+          });
+      Instant at = MAR4.plus(Duration.ofMinutes(20));
+      List<Reading> batch = List.of(reading(1, MAR3, "6", 2), reading(2, MAR2, "6", 2));
+
+      assertThatThrownBy(() -> catalog.append(table.name(), batch, at))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(ErrorKind.STORAGE);
+                assertThat(e.isRetryable()).isTrue();
+              })
+          .hasMessageContaining("landed before the failure (batch position=tier): 0=HOT")
+          .hasMessageContaining("retried, reports them DUPLICATE");
+
+      move(moved, warehouse); // the object store is back
+      catalog.appendHook(AppendHook.NONE);
+      WriteResult r = catalog.append(table.name(), batch, at);
+      assertThat(r.outcomes()).containsExactly(WriteOutcome.DUPLICATE, WriteOutcome.SUPERSEDED);
+      assertThat(r.tiers()).containsExactly(Tier.HOT, Tier.COLD);
+      assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("6");
+      assertThat(value(catalog, table, 2, MAR2)).isEqualByComparingTo("6");
+    }
+  }
+
+  private static void move(Path from, Path to) {
+    try {
+      java.nio.file.Files.move(from, to);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
