@@ -55,7 +55,8 @@ class ResolutionPropertyIT {
     TableDefinition def = TableDefinition.interval("prop_" + seed);
     Instant start = Instant.parse("2026-12-01T00:00:00Z");
     ReferenceModel reference = new ReferenceModel(def);
-    try (Deployment d = new Deployment(db, warehouse.resolve("w" + seed), start, List.of(def))) {
+    try (QueryFixture d =
+        new QueryFixture(db, warehouse.resolve("w" + seed), start, List.of(def))) {
       Workload workload = new Workload(3, firstDay, 5, 2, 0.06, 0.2, seed);
       List<Workload.Delivery> corrections = new ArrayList<>();
       for (Workload.Delivery delivery : workload.deliveries()) {
@@ -87,7 +88,7 @@ class ResolutionPropertyIT {
   }
 
   private static void write(
-      Deployment d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
+      QueryFixture d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
     Instant now = d.clock.instant();
     reference.write(batch, now);
     Instant w = d.coldTable(def).watermark();
