@@ -32,9 +32,10 @@ import org.meterstore.testing.workload.Workload;
 /**
  * The tier split and version resolution against the independent reference model: generated
  * deliveries (corrections, redeliveries, gaps, DST days, gas days) are written, several windows are
- * archived one by one (some partitions dropped, some left detached), late corrections land below W
- * in the cold tier, and random {@code from} ranges read through JDBC must return exactly the
- * reference's current rows, with sums equal to the last decimal.
+ * archived one by one through the real archiver (a random half followed by a reclaim run, which
+ * drops every detached partition whose grace is over, so the newest may stay detached), late
+ * corrections land below W in the cold tier, and random {@code from} ranges read through JDBC must
+ * return exactly the reference's current rows, with sums equal to the last decimal.
  */
 @ExtendWith(PostgresExtension.class)
 class ResolutionPropertyIT {
