@@ -53,11 +53,11 @@ class AppendIT {
   private static final Instant MAR5 = Instant.parse("2026-03-05T00:00:00Z");
 
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static CatalogFixture d;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
   }
 
   @AfterAll
@@ -67,7 +67,7 @@ class AppendIT {
 
   @Test
   void aLateCorrectionAfterReclamationLandsInIcebergAndTheQueryAnswersIt() throws Exception {
-    TableDefinition table = Deployment.table("reclaimed", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("reclaimed", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       catalog.archive(MAR4.plus(Duration.ofHours(2)), 8); // after the grace: reclaims
       assertThat(partitionsBelow(table, MAR3)).isEmpty();
@@ -86,7 +86,7 @@ class AppendIT {
 
   @Test
   void aLateCorrectionWhileThePartitionIsDetachedLandsInIcebergToo() throws Exception {
-    TableDefinition table = Deployment.table("detached", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("detached", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       assertThat(partitionsBelow(table, MAR3))
           .isNotEmpty()
@@ -106,7 +106,7 @@ class AppendIT {
 
   @Test
   void archivalCommittingBetweenRoutingAndWritingReRoutesTheReadings() throws Exception {
-    TableDefinition table = Deployment.table("race", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("race", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       AtomicBoolean fired = new AtomicBoolean();
       catalog.appendHook(
@@ -141,7 +141,7 @@ class AppendIT {
 
   @Test
   void archivalRecordsWAsTheHotFloorSoNoDirectHotWriteCanStrandARow() throws Exception {
-    TableDefinition table = Deployment.table("floored", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("floored", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       assertThat(d.hot.partitions().floor(table)).isEqualTo(MAR3);
       catalog.archive(MAR4.plus(Duration.ofHours(2)), 8); // reclaims the Mar 2 partition
@@ -163,7 +163,7 @@ class AppendIT {
   @Test
   void aBatchWhoseColdPartFailsAfterTheHotPartLandedNamesWhatLandedAndCompletesWhenRetried()
       throws Exception {
-    TableDefinition table = Deployment.table("retried", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("retried", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       Path moved = warehouse.resolveSibling(warehouse.getFileName() + "-away");
       AtomicBoolean fired = new AtomicBoolean();
@@ -206,7 +206,7 @@ class AppendIT {
 
   @Test
   void aHotWriterRefusesReadingsBelowWNamingAppend() throws Exception {
-    TableDefinition table = Deployment.table("writer", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("writer", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       HotWriter writer = catalog.hotWriter(table.name());
       assertThat(writer.watermark()).isEqualTo(MAR3);
@@ -229,7 +229,7 @@ class AppendIT {
 
   @Test
   void aBatchThatRestatesAColdValueWritesNeitherTier() throws Exception {
-    TableDefinition table = Deployment.table("refused", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("refused", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       Instant at = MAR4.plus(Duration.ofMinutes(10));
       // version 1 of meter 2 on Mar 2 is stored cold with value 1: restating it is a violation

@@ -47,11 +47,11 @@ class CatalogCycleIT {
   private static final Instant WRITTEN = Instant.parse("2026-04-20T00:00:00Z");
 
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static CatalogFixture d;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
   }
 
   @AfterAll
@@ -256,7 +256,7 @@ class CatalogCycleIT {
 
   /** A table with {@code days} Berlin days of two meters from 1 March 2026. */
   private static TableDefinition table(String name, int days) {
-    TableDefinition table = Deployment.table(name, LAG, Duration.ZERO);
+    TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
     d.hot.createTables(List.of(table), WRITTEN);
     d.write(
         table,

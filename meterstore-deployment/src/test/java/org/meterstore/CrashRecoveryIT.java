@@ -21,6 +21,7 @@ import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.maintenance.internal.fault.FaultPoint;
+import org.meterstore.maintenance.testing.Tally;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -42,11 +43,11 @@ class CrashRecoveryIT {
 
   @TempDir static Path warehouse;
   @TempDir static Path scratch;
-  private static Deployment d;
+  private static CatalogFixture d;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
   }
 
   @AfterAll
@@ -61,7 +62,7 @@ class CrashRecoveryIT {
   void aFreshProcessCompletesTheWorkOfOneKilledAtEachStep(FaultPoint point, TestDatabase db)
       throws Exception {
     String name = "crash_" + point.name().toLowerCase(Locale.ROOT);
-    TableDefinition table = Deployment.table(name, LAG, GRACE);
+    TableDefinition table = CatalogFixture.table(name, LAG, GRACE);
     d.hot.createTables(List.of(table), WRITTEN);
     ReferenceModel model = new ReferenceModel(table);
     d.write(table, new Workload(5, LocalDate.of(2026, 3, 2), 3, 0, 0.05, 0.05, 3), model, WRITTEN);
@@ -92,7 +93,7 @@ class CrashRecoveryIT {
     assertThat(archives.stream().map(SnapshotInfo::watermark).distinct().count())
         .isEqualTo(archives.size());
     assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
-    assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
+    assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
     assertThat(d.hot.partitions().countRowsBelow(table, FINAL_W)).isZero();
     assertThat(d.hot.partitions().list(table)).noneMatch(p -> !p.upperBound().isAfter(FINAL_W));
   }

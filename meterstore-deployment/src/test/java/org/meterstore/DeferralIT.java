@@ -51,12 +51,12 @@ class DeferralIT {
   private static final Instant NOW = Instant.parse("2026-03-06T06:00:00Z");
 
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static CatalogFixture d;
   private static ExecutorService threads;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, TIMEOUT, OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, TIMEOUT, OpenTelemetry.noop());
     threads = Executors.newCachedThreadPool();
   }
 
@@ -126,7 +126,7 @@ class DeferralIT {
 
   /** A table with three Berlin days of five meters, its headroom created at {@link #NOW}. */
   private static TableDefinition prepare(String name) {
-    TableDefinition table = Deployment.table(name, LAG, Duration.ZERO);
+    TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
     d.hot.createTables(List.of(table), NOW);
     d.write(
         table,

@@ -49,10 +49,10 @@ public final class MaintenanceChild {
     Duration grace = Duration.ofMinutes(Long.parseLong(a.get("graceMinutes")));
     List<TableDefinition> tables =
         List.of(a.get("tables").split(",")).stream()
-            .map(n -> Deployment.table(n, lag, grace))
+            .map(n -> CatalogFixture.table(n, lag, grace))
             .toList();
-    try (Deployment d =
-        new Deployment(
+    try (CatalogFixture d =
+        new CatalogFixture(
             db, Path.of(a.get("warehouse")), Duration.ofSeconds(3), OpenTelemetry.noop())) {
       MaintenanceBuilder loop =
           d.catalog(tables, OpenTelemetry.noop())

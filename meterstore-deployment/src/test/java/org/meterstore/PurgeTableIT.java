@@ -37,17 +37,17 @@ class PurgeTableIT {
   private static final Instant DAY1 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant NOW = Instant.parse("2026-01-04T06:00:00Z");
   private static final TableDefinition EINS =
-      Deployment.table("eins", Duration.ofDays(1), Duration.ofHours(1));
+      CatalogFixture.table("eins", Duration.ofDays(1), Duration.ofHours(1));
   private static final TableDefinition ZWEI =
-      Deployment.table("zwei", Duration.ofDays(1), Duration.ofHours(1));
+      CatalogFixture.table("zwei", Duration.ofDays(1), Duration.ofHours(1));
 
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static CatalogFixture d;
   private static MeterCatalog catalog;
 
   @BeforeAll
   static void writeAndArchiveBothTables(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
     catalog = d.catalog(List.of(EINS, ZWEI), OpenTelemetry.noop());
     catalog.createTables(DAY1);
     for (TableDefinition t : List.of(EINS, ZWEI)) {

@@ -41,11 +41,11 @@ class RefusalsIT {
   private static final Instant NOW = Instant.parse("2026-03-06T06:00:00Z");
 
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static CatalogFixture d;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
   }
 
   @AfterAll
@@ -130,9 +130,9 @@ class RefusalsIT {
   void aTableWhoseArchivalStepChangedIsAConfigFailureAndGetsNoPartitionsOnTheNewGrid() {
     table("schritt", Duration.ZERO);
     TableDefinition halfDays =
-        Deployment.table("schritt", LAG, Duration.ZERO)
+        CatalogFixture.table("schritt", LAG, Duration.ZERO)
             .withPolicy(
-                Deployment.table("schritt", LAG, Duration.ZERO)
+                CatalogFixture.table("schritt", LAG, Duration.ZERO)
                     .policy()
                     .withArchivalStep(Duration.ofHours(12)));
     int before = d.hot.partitions().list(halfDays).size();
@@ -152,7 +152,7 @@ class RefusalsIT {
 
   /** Three Berlin days of three meters from 2 March 2026 (UTC partitions 1 to 4 March). */
   private static TableDefinition table(String name, Duration grace) {
-    TableDefinition table = Deployment.table(name, LAG, grace);
+    TableDefinition table = CatalogFixture.table(name, LAG, grace);
     d.hot.createTables(List.of(table), WRITTEN);
     d.write(
         table,

@@ -34,6 +34,7 @@ import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
+import org.meterstore.maintenance.testing.Tally;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -66,10 +67,10 @@ class TenDaysOfMaintenanceIT {
         OpenTelemetrySdk.builder()
             .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
             .build();
-    TableDefinition table = Deployment.table("lastgang", LAG, GRACE);
+    TableDefinition table = CatalogFixture.table("lastgang", LAG, GRACE);
     Workload workload = new Workload(100, LocalDate.of(2026, 3, 2), 10, 0, 0.03, 0.02, 7);
     ReferenceModel model = new ReferenceModel(table);
-    try (Deployment d = new Deployment(db, warehouse, Duration.ofSeconds(3), otel)) {
+    try (CatalogFixture d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), otel)) {
       d.hot.createTables(List.of(table), WRITTEN);
       Arrivals arrivals = new Arrivals(workload);
       MeterCatalog catalog = d.catalog(List.of(table), otel);
@@ -117,7 +118,7 @@ class TenDaysOfMaintenanceIT {
         lastW = w;
       }
 
-      assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
+      assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
       List<SnapshotInfo> archives =
           cold.snapshots().stream().filter(s -> "archive".equals(s.meterstoreOperation())).toList();
       assertThat(archives).hasSize(archivedWindows);
@@ -143,7 +144,7 @@ class TenDaysOfMaintenanceIT {
    * later drops the newest too).
    */
   private static void assertGraceIsKept(
-      MaintenanceBuilder loop, Deployment d, TableDefinition table, Instant now, Instant w) {
+      MaintenanceBuilder loop, CatalogFixture d, TableDefinition table, Instant now, Instant w) {
     List<PartitionInfo> below = below(d, table, w);
     assertThat(below).hasSize(1);
     assertThat(below.get(0).state()).isEqualTo(PartitionState.DETACHED);
@@ -173,7 +174,8 @@ class TenDaysOfMaintenanceIT {
       }
     }
 
-    void deliverDaysUpTo(Instant now, Deployment d, TableDefinition table, ReferenceModel model) {
+    void deliverDaysUpTo(
+        Instant now, CatalogFixture d, TableDefinition table, ReferenceModel model) {
       while (!days.isEmpty() && !days.firstKey().isAfter(now)) {
         Map.Entry<Instant, List<List<Reading>>> day = days.pollFirstEntry();
         List<List<Reading>> batches = day.getValue();
@@ -198,7 +200,7 @@ class TenDaysOfMaintenanceIT {
     }
   }
 
-  private static List<PartitionInfo> below(Deployment d, TableDefinition table, Instant w) {
+  private static List<PartitionInfo> below(CatalogFixture d, TableDefinition table, Instant w) {
     return d.hot.partitions().list(table).stream().filter(p -> !p.upperBound().isAfter(w)).toList();
   }
 

@@ -30,6 +30,7 @@ import org.meterstore.maintenance.internal.fault.FaultInjection;
 import org.meterstore.maintenance.internal.fault.FaultPoint;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
+import org.meterstore.maintenance.testing.Tally;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -49,11 +50,11 @@ class TwoProcessesIT {
 
   @TempDir static Path warehouse;
   @TempDir static Path scratch;
-  private static Deployment d;
+  private static CatalogFixture d;
 
   @BeforeAll
   static void open(TestDatabase db) {
-    d = new Deployment(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
   }
 
   @AfterAll
@@ -64,7 +65,7 @@ class TwoProcessesIT {
   @Test
   void twoProcessesArchiveEveryWindowExactlyOnceAndTheLoserReportsContention(TestDatabase db)
       throws Exception {
-    TableDefinition table = Deployment.table("zwei", LAG, Duration.ZERO);
+    TableDefinition table = CatalogFixture.table("zwei", LAG, Duration.ZERO);
     ReferenceModel model = write(table, 12, 11);
     Path go = scratch.resolve("go");
     List<Child> children = new ArrayList<>();
@@ -103,12 +104,12 @@ class TwoProcessesIT {
     assertThat(epochs).isSorted();
     assertThat(epochs.stream().distinct().count()).isGreaterThan(1);
     assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
-    assertThat(d.tiers(table)).isEqualTo(Deployment.expected(table, model));
+    assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
   }
 
   @Test
   void aRunWhoseLeaseBackendIsTerminatedMidWriteCannotCommit(TestDatabase db) throws Exception {
-    TableDefinition table = Deployment.table("verlust", LAG, Duration.ZERO);
+    TableDefinition table = CatalogFixture.table("verlust", LAG, Duration.ZERO);
     ReferenceModel model = write(table, 2, 12);
     AtomicBoolean terminated = new AtomicBoolean();
     MaintenanceBuilder loop =

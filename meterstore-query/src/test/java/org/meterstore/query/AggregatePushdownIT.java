@@ -46,12 +46,12 @@ class AggregatePushdownIT {
   private static final String CORRECTION = "20260106000000";
 
   @TempDir static Path warehouse;
-  private Deployment d;
+  private QueryFixture d;
   private Connection c;
 
   @BeforeAll
   void setUp(TestDatabase db) throws Exception {
-    d = new Deployment(db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(DEF));
+    d = new QueryFixture(db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(DEF));
     d.hot.write(DEF, hourly(3, DAY1, DAY4, "20260105000000"), d.clock.instant());
     d.archive(DEF, DAY1, DAY2, true);
     List<Reading> corrections = new ArrayList<>();

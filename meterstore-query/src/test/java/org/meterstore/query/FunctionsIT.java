@@ -32,8 +32,8 @@ class FunctionsIT {
   @Test
   void scalarFunctionsApplyTheDomainRules(TestDatabase db) throws Exception {
     TableDefinition def = TableDefinition.interval("lastgang");
-    try (Deployment d =
-            new Deployment(db, warehouse, Instant.parse("2026-04-01T00:00:00Z"), List.of(def));
+    try (QueryFixture d =
+            new QueryFixture(db, warehouse, Instant.parse("2026-04-01T00:00:00Z"), List.of(def));
         Connection c = d.catalog.connection()) {
       assertThat(scalar(c, "VALUES meter_balancing_day(TIMESTAMP '2026-01-01 04:00:00', 'GAS')"))
           .isEqualTo("2025-12-31");
@@ -59,8 +59,8 @@ class FunctionsIT {
   void completenessCountsExpectedAndActualIntervalsAndListsSilentMeters(TestDatabase db)
       throws Exception {
     TableDefinition def = TableDefinition.interval("complete");
-    try (Deployment d =
-        new Deployment(db, warehouse, Instant.parse("2026-04-05T00:00:00Z"), List.of(def))) {
+    try (QueryFixture d =
+        new QueryFixture(db, warehouse, Instant.parse("2026-04-05T00:00:00Z"), List.of(def))) {
       List<Reading> batch = new ArrayList<>(day(1, SHORT_DAY, 0));
       batch.addAll(day(2, SHORT_DAY, 2));
       batch.addAll(day(1, SHORT_DAY.plusDays(1), 0));

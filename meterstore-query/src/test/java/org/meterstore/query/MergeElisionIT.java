@@ -49,7 +49,7 @@ class MergeElisionIT {
             .build();
     TableDefinition def = TableDefinition.interval("lastgang");
     Instant now = Instant.parse("2026-02-01T00:00:00Z");
-    try (Deployment d = new Deployment(db, warehouse, now, List.of(def), otel)) {
+    try (QueryFixture d = new QueryFixture(db, warehouse, now, List.of(def), otel)) {
       d.hot.write(def, hourly(2, DAY1, DAY2, "20260105000000"), now);
       d.hot.write(def, hourly(2, DAY2, DAY3, "20260106000000"), now);
       d.hot.write(def, hourly(2, DAY3, DAY3.plusSeconds(86_400), "20260107000000"), now);

@@ -44,7 +44,7 @@ class ReadModesIT {
   private static final Instant HOT_HOUR = DAY2.plus(Duration.ofHours(5));
 
   @TempDir static Path warehouse;
-  private Deployment d;
+  private QueryFixture d;
   private long settledSnapshot;
   private long correctedSnapshot;
   private String settledSum;
@@ -52,7 +52,7 @@ class ReadModesIT {
 
   @BeforeAll
   void setUp(TestDatabase db) throws Exception {
-    d = new Deployment(db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(DEF));
+    d = new QueryFixture(db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(DEF));
     d.hot.write(DEF, hourly(2, DAY1, DAY4, ORIGINAL), d.clock.instant());
     d.archive(DEF, DAY1, DAY2, true);
     settledSnapshot = d.coldTable(DEF).tagSnapshot("settlement-2026-01-01");

@@ -24,12 +24,12 @@ import org.meterstore.testing.TestDatabase;
 @ExtendWith(PostgresExtension.class)
 class ReadOnlyIT {
   @TempDir static Path warehouse;
-  private static Deployment d;
+  private static QueryFixture d;
 
-  private static Deployment deployment(TestDatabase db) {
+  private static QueryFixture deployment(TestDatabase db) {
     if (d == null) {
       d =
-          new Deployment(
+          new QueryFixture(
               db,
               warehouse,
               Instant.parse("2026-02-01T00:00:00Z"),

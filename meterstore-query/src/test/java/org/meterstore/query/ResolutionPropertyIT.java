@@ -32,9 +32,10 @@ import org.meterstore.testing.workload.Workload;
 /**
  * The tier split and version resolution against the independent reference model: generated
  * deliveries (corrections, redeliveries, gaps, DST days, gas days) are written, several windows are
- * archived one by one (some partitions dropped, some left detached), late corrections land below W
- * in the cold tier, and random {@code from} ranges read through JDBC must return exactly the
- * reference's current rows, with sums equal to the last decimal.
+ * archived one by one through the real archiver (a random half followed by a reclaim run, which
+ * drops every detached partition whose grace is over, so the newest may stay detached), late
+ * corrections land below W in the cold tier, and random {@code from} ranges read through JDBC must
+ * return exactly the reference's current rows, with sums equal to the last decimal.
  */
 @ExtendWith(PostgresExtension.class)
 class ResolutionPropertyIT {
@@ -55,7 +56,8 @@ class ResolutionPropertyIT {
     TableDefinition def = TableDefinition.interval("prop_" + seed);
     Instant start = Instant.parse("2026-12-01T00:00:00Z");
     ReferenceModel reference = new ReferenceModel(def);
-    try (Deployment d = new Deployment(db, warehouse.resolve("w" + seed), start, List.of(def))) {
+    try (QueryFixture d =
+        new QueryFixture(db, warehouse.resolve("w" + seed), start, List.of(def))) {
       Workload workload = new Workload(3, firstDay, 5, 2, 0.06, 0.2, seed);
       List<Workload.Delivery> corrections = new ArrayList<>();
       for (Workload.Delivery delivery : workload.deliveries()) {
@@ -87,7 +89,7 @@ class ResolutionPropertyIT {
   }
 
   private static void write(
-      Deployment d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
+      QueryFixture d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
     Instant now = d.clock.instant();
     reference.write(batch, now);
     Instant w = d.coldTable(def).watermark();

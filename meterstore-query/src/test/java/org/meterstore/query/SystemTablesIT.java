@@ -42,7 +42,8 @@ class SystemTablesIT {
     TableDefinition exhausted = TableDefinition.interval("exhausted");
     TableDefinition stranded = TableDefinition.interval("stranded");
     Instant now = Instant.parse("2026-01-05T00:00:00Z");
-    try (Deployment d = new Deployment(db, warehouse, now, List.of(fresh, exhausted, stranded))) {
+    try (QueryFixture d =
+        new QueryFixture(db, warehouse, now, List.of(fresh, exhausted, stranded))) {
       d.hot.write(exhausted, hourly(1, DAY1, DAY2, "20260105000000"), now);
       d.hot.write(stranded, hourly(2, DAY1, DAY3, "20260105000000"), now);
       d.hot.partitions().ensureHeadroom(stranded, now);
@@ -92,7 +93,7 @@ class SystemTablesIT {
   void aStoreThatCannotEnumerateItsPartitionsIsNotHealthy(TestDatabase db) throws Exception {
     TableDefinition def = TableDefinition.interval("lastgang");
     Instant now = Instant.parse("2026-01-05T00:00:00Z");
-    try (Deployment d = new Deployment(db, warehouse, now, List.of(def))) {
+    try (QueryFixture d = new QueryFixture(db, warehouse, now, List.of(def))) {
       PGSimpleDataSource broken = new PGSimpleDataSource();
       broken.setUrl(db.jdbcUrl() + "_does_not_exist");
       broken.setUser(db.user());

@@ -43,8 +43,8 @@ class UnreachableColdIT {
   void coldQueriesFailLoudlyAndHotOnlyQueriesStillWork(TestDatabase db) throws Exception {
     TableDefinition def = TableDefinition.interval("lastgang");
     Path dir = warehouse.resolve("w");
-    try (Deployment d =
-        new Deployment(db, dir, Instant.parse("2026-02-01T00:00:00Z"), List.of(def))) {
+    try (QueryFixture d =
+        new QueryFixture(db, dir, Instant.parse("2026-02-01T00:00:00Z"), List.of(def))) {
       d.hot.write(def, hourly(2, DAY1, DAY4, "20260105000000"), d.clock.instant());
       d.archive(def, DAY1, DAY2, true);
       try (Connection c = d.catalog.connection()) {
