@@ -31,6 +31,7 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.Rows;
 import org.meterstore.testing.workload.Workload;
 
 /**

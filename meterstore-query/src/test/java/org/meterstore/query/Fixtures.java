@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.testing.workload.Rows;
 import org.meterstore.testing.workload.Workload;
 
 /** Small readings and query helpers for the query tests. */

@@ -30,6 +30,7 @@ import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.Rows;
 
 /**
  * A statement planned before an archival run and executed after it returns the same rows: it read W

@@ -1,5 +1,6 @@
-package org.meterstore.query;
+package org.meterstore;
 
+import static io.opentelemetry.api.OpenTelemetry.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
@@ -14,6 +15,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,15 +29,17 @@ import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.ReferenceModel;
+import org.meterstore.testing.workload.Rows;
 import org.meterstore.testing.workload.Workload;
 
 /**
- * The tier split and version resolution against the independent reference model: generated
- * deliveries (corrections, redeliveries, gaps, DST days, gas days) are written, several windows are
- * archived one by one through the real archiver (a random half followed by a reclaim run, which
- * drops every detached partition whose grace is over, so the newest may stay detached), late
- * corrections land below W in the cold tier, and random {@code from} ranges read through JDBC must
- * return exactly the reference's current rows, with sums equal to the last decimal.
+ * The tier split and version resolution against the independent reference model, through the
+ * façade: generated deliveries (corrections, redeliveries, gaps, DST days, gas days) are appended,
+ * several windows are archived one by one through the real archiver (a random half followed by a
+ * reclaim run, which drops every detached partition whose grace is over, so the newest may stay
+ * detached), late corrections appended after that are routed below W to the cold tier by {@code
+ * append}, and random {@code from} ranges read through JDBC must return exactly the reference's
+ * current rows, with sums equal to the last decimal.
  */
 @ExtendWith(PostgresExtension.class)
 class ResolutionPropertyIT {
@@ -56,15 +60,18 @@ class ResolutionPropertyIT {
     TableDefinition def = TableDefinition.interval("prop_" + seed);
     Instant start = Instant.parse("2026-12-01T00:00:00Z");
     ReferenceModel reference = new ReferenceModel(def);
-    try (QueryFixture d =
-        new QueryFixture(db, warehouse.resolve("w" + seed), start, List.of(def))) {
+    AtomicReference<Instant> clock = new AtomicReference<>(start);
+    try (CatalogFixture d =
+            new CatalogFixture(db, warehouse.resolve("w" + seed), Duration.ofSeconds(3), noop());
+        MeterCatalog catalog = MeterCatalog.of(d.hot, d.cold, List.of(def), noop(), clock::get)) {
+      catalog.createTables(start);
       Workload workload = new Workload(3, firstDay, 5, 2, 0.06, 0.2, seed);
       List<Workload.Delivery> corrections = new ArrayList<>();
       for (Workload.Delivery delivery : workload.deliveries()) {
         if (delivery.correction()) {
           corrections.add(delivery);
         } else {
-          write(d, def, reference, withGaps(delivery.readings(), random));
+          write(catalog, clock, def, reference, withGaps(delivery.readings(), random));
         }
       }
       List<PartitionInfo> partitions = d.hot.partitions().list(def);
@@ -73,11 +80,11 @@ class ResolutionPropertyIT {
         d.archive(def, p.lowerBound(), p.upperBound(), random.nextBoolean());
       }
       for (Workload.Delivery delivery : corrections) {
-        write(d, def, reference, delivery.readings());
+        write(catalog, clock, def, reference, delivery.readings());
       }
       Instant first = partitions.get(0).lowerBound();
       Instant last = partitions.get(partitions.size() - 1).upperBound();
-      try (Connection c = d.catalog.connection()) {
+      try (Connection c = catalog.connection()) {
         assertRange(c, def, reference, null, null);
         for (int i = 0; i < 6; i++) {
           Instant a = between(random, first.minus(Duration.ofHours(3)), last);
@@ -89,23 +96,15 @@ class ResolutionPropertyIT {
   }
 
   private static void write(
-      QueryFixture d, TableDefinition def, ReferenceModel reference, List<Reading> batch) {
-    Instant now = d.clock.instant();
+      MeterCatalog catalog,
+      AtomicReference<Instant> clock,
+      TableDefinition def,
+      ReferenceModel reference,
+      List<Reading> batch) {
+    Instant now = clock.get();
     reference.write(batch, now);
-    Instant w = d.coldTable(def).watermark();
-    List<Reading> hot = batch.stream().filter(r -> !r.from().isBefore(w)).toList();
-    List<StoredReading> cold =
-        batch.stream()
-            .filter(r -> r.from().isBefore(w))
-            .map(r -> StoredReading.accept(r, now))
-            .toList();
-    if (!hot.isEmpty()) {
-      d.hot.write(def, hot, now);
-    }
-    if (!cold.isEmpty()) {
-      d.coldTable(def).appendCorrections(cold, now);
-    }
-    d.clock.advance(Duration.ofMinutes(1));
+    catalog.append(def.name(), batch, now);
+    clock.set(now.plus(Duration.ofMinutes(1)));
   }
 
   private static List<Reading> withGaps(List<Reading> readings, Random random) {

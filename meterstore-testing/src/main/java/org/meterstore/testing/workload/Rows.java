@@ -1,4 +1,4 @@
-package org.meterstore.query;
+package org.meterstore.testing.workload;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -15,15 +15,15 @@ import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 
 /** Rows as comparable text, from JDBC results and from the reference model alike. */
-final class Rows {
+public final class Rows {
   /** The columns the tests compare (every column but provenance and source kind). */
-  static final String COLUMNS =
+  public static final String COLUMNS =
       "malo_id, melo_id, obis_code, sparte, \"from\", \"to\", \"value\", unit, quality,"
           + " resolution, version, version_scope, recorded_at, balancing_day";
 
   private Rows() {}
 
-  static List<String> read(ResultSet rs) throws SQLException {
+  public static List<String> read(ResultSet rs) throws SQLException {
     List<String> out = new ArrayList<>();
     int n = rs.getMetaData().getColumnCount();
     while (rs.next()) {
@@ -43,7 +43,7 @@ final class Rows {
     return out;
   }
 
-  static List<String> of(TableDefinition def, Collection<StoredReading> readings) {
+  public static List<String> of(TableDefinition def, Collection<StoredReading> readings) {
     List<ColumnSpec> columns = def.columns();
     List<String> names = List.of(COLUMNS.replace("\"", "").split(",\\s*"));
     List<String> out = new ArrayList<>();
@@ -63,7 +63,7 @@ final class Rows {
     return out;
   }
 
-  static String text(Object v) {
+  public static String text(Object v) {
     if (v instanceof BigDecimal d) {
       return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
     }
