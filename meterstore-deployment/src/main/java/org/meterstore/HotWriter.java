@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
-import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.HotStore;
@@ -43,9 +42,9 @@ public final class HotWriter {
   }
 
   /**
-   * Writes {@code batch} to the hot tier as one transaction; every reading is reported {@link
-   * Tier#HOT}. Outcomes and refusals are those of {@link MeterCatalog#append}, plus one: a reading
-   * whose {@code from} lies below {@link #watermark()}.
+   * Writes {@code batch} to the hot tier as one transaction; every reading is reported {@code HOT}.
+   * Outcomes and refusals are those of {@link MeterCatalog#append}, plus one: a reading whose
+   * {@code from} lies below {@link #watermark()}.
    *
    * @param now the write instant: {@code recorded_at} of every stored row (UTC)
    * @throws MeterStoreException {@code INVALID_INPUT} naming {@code append} when a reading lies
@@ -68,6 +67,6 @@ public final class HotWriter {
                 + " MeterCatalog.append, which routes it to the cold tier");
       }
     }
-    return WriteResult.allIn(Tier.HOT, hot.write(table, batch, now, watermark).outcomes());
+    return hot.write(table, batch, now, watermark);
   }
 }

@@ -1,5 +1,6 @@
 package org.meterstore.bench;
 
+import io.opentelemetry.api.OpenTelemetry;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,23 +8,26 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.partition.PartitionInfo;
-import org.meterstore.hot.write.WriteResult;
 
 /**
  * Benchmark 1, hot ingest: {@code HotStore.write} of one 96-reading batch (one meter-day, one
  * transaction) at a time, against raw {@code COPY} of the same batches into an identical
  * partitioned table (same columns, primary key and CHECKs, daily partitions) without the GiST
  * exclusion constraints, and against raw {@code COPY} into a copy of MeterStore's table whose
- * partitions keep both GiST exclusion constraints: the ceiling of any write path that keeps them.
- * Each side writes a warm-up day, then the measured day. Every side builds its rows with the api
- * inside the timed loop.
+ * partitions keep both GiST exclusion constraints: the ceiling of any write path that keeps them;
+ * and {@code MeterCatalog.append} of a third day's batches against {@code HotStore.write} (the
+ * price of routing by W). Each side writes a warm-up day, then the measured day. Every side builds
+ * its rows with the api inside the timed loop.
  */
 final class IngestBench {
   static final TableDefinition TABLE = TableDefinition.interval("ingest");
@@ -33,7 +37,7 @@ final class IngestBench {
   private IngestBench() {}
 
   static List<Result> run(Deployment d, Profile p) throws Exception {
-    Dataset data = new Dataset(p.ingestMeters(), WARM_UP, 2, 0, 0, 0, p.seed());
+    Dataset data = new Dataset(p.ingestMeters(), WARM_UP, 3, 0, 0, 0, p.seed());
     d.hot.createTables(List.of(TABLE), NOW);
     Instant first = MeteringCalendar.dayStart(WARM_UP, Commodity.STROM);
     Instant end = MeteringCalendar.dayStart(data.endDay(), Commodity.STROM);
@@ -51,7 +55,36 @@ final class IngestBench {
     double writer = readings / Timing.seconds(() -> write(d, measured));
     double raw = readings / Timing.seconds(() -> copy(d, copySql, measured));
     double gist = readings / Timing.seconds(() -> copy(d, gistSql, measured));
-    return results(p, writer, raw, gist);
+    List<List<Reading>> routed = batches(data, WARM_UP.plusDays(2));
+    double append;
+    try (MeterCatalog catalog =
+        MeterCatalog.of(d.hot, d.cold, List.of(TABLE), OpenTelemetry.noop())) {
+      catalog.createTables(NOW);
+      append = readings / Timing.seconds(() -> append(catalog, routed));
+    }
+    List<Result> results = new ArrayList<>(results(p, writer, raw, gist));
+    results.add(
+        new Result(
+            "1 hot ingest through MeterCatalog.append",
+            results.get(0).dataset(),
+            "readings/s",
+            append,
+            "HotStore.write of the same batches (the first line)",
+            writer,
+            null,
+            "append reads W from the cold tier once per batch to route it; every reading of"
+                + " this day lies above W"));
+    return results;
+  }
+
+  private static Object append(MeterCatalog catalog, List<List<Reading>> batches) {
+    for (List<Reading> batch : batches) {
+      WriteResult result = catalog.append(TABLE.name(), batch, NOW);
+      if (result.stored() != batch.size() || result.count(Tier.HOT) != batch.size()) {
+        throw new IllegalStateException("expected every reading stored hot: " + result);
+      }
+    }
+    return null;
   }
 
   private static List<Result> results(Profile p, double writer, double raw, double gist) {

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.archive.ArchivalSource;
 import org.meterstore.hot.internal.archive.SqlArchivalSource;
@@ -26,7 +27,6 @@ import org.meterstore.hot.internal.write.WriteMetrics;
 import org.meterstore.hot.partition.Partitions;
 import org.meterstore.hot.pin.ReaderPins;
 import org.meterstore.hot.subject.Subjects;
-import org.meterstore.hot.write.WriteResult;
 
 /**
  * The hot tier in one PostgreSQL database: MeterStore's schema, the declared tables' partitions,

@@ -104,8 +104,7 @@ public final class TieredAppend {
     }
     List<Integer> part = List.copyOf(state.pendingHot);
     try {
-      org.meterstore.hot.write.WriteResult written =
-          hot.write(state.table, state.readings(part), state.now, w);
+      WriteResult written = hot.write(state.table, state.readings(part), state.now, w);
       state.landed(part, written.outcomes(), Tier.HOT);
       state.pendingHot.clear();
     } catch (BelowFloorException e) {

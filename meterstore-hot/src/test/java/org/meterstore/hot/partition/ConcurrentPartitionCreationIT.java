@@ -21,10 +21,10 @@ import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;
-import org.meterstore.hot.write.WriteResult;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

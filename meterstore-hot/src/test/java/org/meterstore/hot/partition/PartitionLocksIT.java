@@ -24,10 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;
-import org.meterstore.hot.write.WriteResult;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

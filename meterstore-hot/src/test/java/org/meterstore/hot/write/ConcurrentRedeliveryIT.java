@@ -27,6 +27,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;

@@ -18,6 +18,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.Version;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;

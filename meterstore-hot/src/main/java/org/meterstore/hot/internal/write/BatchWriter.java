@@ -12,7 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TimeModel;
 import org.meterstore.hot.internal.partition.PartitionManager;
@@ -20,7 +22,6 @@ import org.meterstore.hot.internal.schema.ExclusionConstraint;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.internal.sql.SqlErrors;
 import org.meterstore.hot.write.BelowFloorException;
-import org.meterstore.hot.write.WriteResult;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -60,7 +61,7 @@ public final class BatchWriter {
       throw MeterStoreException.invalid("now", null, "required: the instant of the write");
     }
     if (batch.isEmpty()) {
-      return new WriteResult(List.of());
+      return new WriteResult(List.of(), List.of());
     }
     Statements st = statements.computeIfAbsent(table, t -> new Statements(t, db.schema()));
     List<BatchRow> rows = new BatchPreparer(st.layout()).prepare(batch, now, floor);
@@ -72,7 +73,7 @@ public final class BatchWriter {
             db.transaction(
                 () -> "write a batch of " + rows.size() + " readings to table " + table.name(),
                 c -> writeIn(c, st, rows, now));
-        WriteResult result = new WriteResult(outcomes);
+        WriteResult result = WriteResult.allIn(Tier.HOT, outcomes);
         metrics.record(table.name(), result.stored(), result.duplicates());
         return result;
       } catch (Retry retry) {
