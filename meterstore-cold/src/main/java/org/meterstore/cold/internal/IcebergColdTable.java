@@ -103,7 +103,7 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public Instant watermark() {
-    return WatermarkReader.read(access.load(), definition.name());
+    return access.read(table -> WatermarkReader.read(table, definition.name()));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.meterstore.cold.internal.catalog;
 
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
@@ -12,15 +13,17 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 
 /**
- * Loads one cold table from its catalog, afresh on every call, so that callers never commit against
- * a base they did not just read. An optional decorator wraps the table's {@link TableOperations}:
- * the seam through which tests inject refused and unknown commits.
+ * Loads one cold table from its catalog: afresh on every {@link #load()}, so that callers never
+ * commit against a base they did not just read, and refreshed in place for {@link #read} (reads
+ * that commit nothing, such as the watermark every write asks for). An optional decorator wraps the
+ * table's {@link TableOperations}: the seam through which tests inject refused and unknown commits.
  */
 public final class TableAccess {
   private final Catalog catalog;
   private final TableIdentifier identifier;
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
+  private Table reading;
 
   /** Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages. */
   public TableAccess(Catalog catalog, TableIdentifier identifier, String tableName) {
@@ -57,6 +60,35 @@ public final class TableAccess {
       return new BaseTable(d.apply(((HasTableOperations) table).operations()), table.name());
     }
     return table;
+  }
+
+  /**
+   * Applies {@code read} to the table as the catalog has it now, for reads that commit nothing (the
+   * watermark of every write). The table loaded by the first call is refreshed on later ones: the
+   * catalog is asked for its current metadata location, and the metadata file is read again only
+   * when that location moved. Serialised, so a read never sees its table refreshed midway.
+   *
+   * @throws MeterStoreException as {@link #load()}
+   */
+  public synchronized <T> T read(Function<Table, T> read) {
+    if (reading == null) {
+      reading = loadRaw();
+    } else {
+      try {
+        reading.refresh();
+      } catch (NoSuchTableException e) {
+        reading = null;
+        throw new MeterStoreException(
+            ErrorKind.CONFIG,
+            "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
+            e);
+      } catch (RuntimeException e) {
+        reading = null;
+        throw new MeterStoreException(
+            ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+      }
+    }
+    return read.apply(reading);
   }
 
   private Table loadRaw() {
