@@ -28,6 +28,7 @@ import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.write.BelowFloorException;
@@ -193,6 +194,47 @@ class AppendIT {
       assertThat(r.tiers()).containsExactly(Tier.HOT, Tier.COLD);
       assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("6");
       assertThat(value(catalog, table, 2, MAR2)).isEqualByComparingTo("6");
+    }
+  }
+
+  @Test
+  void aWindowBeingArchivedRefusesRetryablyWritingNothingAndTheRetryRoutesItCold()
+      throws Exception {
+    TableDefinition table = CatalogFixture.table("inflight", LAG, GRACE);
+    try (MeterCatalog catalog = archivedTwoDays(table)) {
+      String mar3 =
+          d.hot.partitions().list(table).stream()
+              .filter(p -> p.lowerBound().equals(MAR3))
+              .findFirst()
+              .orElseThrow()
+              .name();
+      AtomicBoolean fired = new AtomicBoolean();
+      catalog.appendHook(
+          (name, w) -> {
+            if (fired.compareAndSet(false, true)) {
+              // archival of Mar 3 has begun: detached, not committed, W still Mar 3
+              d.hot.partitions().detach(table, mar3, DetachMode.PLAIN);
+            }
+          });
+      Instant at = MAR5.plus(Duration.ofMinutes(1));
+      List<Reading> batch = List.of(reading(1, MAR3, "8", 2));
+
+      assertThatThrownBy(() -> catalog.append(table.name(), batch, at))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT);
+                assertThat(e.isRetryable()).isTrue();
+              })
+          .hasMessageContaining("being archived")
+          .hasMessageContaining("(batch position=tier): none");
+      assertThat(d.scalar("SELECT count(*) FROM meterstore.inflight WHERE version = 2")).isZero();
+
+      assertThat(catalog.archive(MAR5, 8).healthy()).isTrue(); // the run resumes and commits W
+      WriteResult r = catalog.append(table.name(), batch, at);
+      assertThat(r.tiers()).containsExactly(Tier.COLD);
+      assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
+      assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("8");
     }
   }
 

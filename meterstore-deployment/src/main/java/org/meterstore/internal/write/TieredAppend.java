@@ -117,6 +117,8 @@ public final class TieredAppend {
                 + ")",
             e);
       }
+    } catch (MeterStoreException e) {
+      throw state.anyLanded() ? state.failure(e) : e;
     }
   }
 
@@ -131,7 +133,7 @@ public final class TieredAppend {
       state.landedCold(indices, outcomes, rerouted);
       part.clear();
     } catch (MeterStoreException e) {
-      throw state.failure(e.kind(), e.getMessage(), e);
+      throw state.failure(e);
     }
   }
 
@@ -227,6 +229,15 @@ public final class TieredAppend {
       }
     }
 
+    boolean anyLanded() {
+      for (Tier t : tiers) {
+        if (t != null) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     int lateCount() {
       int n = 0;
       for (boolean b : late) {
@@ -239,7 +250,18 @@ public final class TieredAppend {
       return new WriteResult(List.of(outcomes), List.of(tiers));
     }
 
+    /** A failure of this append itself: retryable as its kind is by default. */
     MeterStoreException failure(ErrorKind kind, String reason, Throwable cause) {
+      return failure(kind, kind.retryableByDefault(), reason, cause);
+    }
+
+    /** A tier's failure, restated with what had landed: as retryable as {@code cause}. */
+    MeterStoreException failure(MeterStoreException cause) {
+      return failure(cause.kind(), cause.isRetryable(), cause.getMessage(), cause);
+    }
+
+    private MeterStoreException failure(
+        ErrorKind kind, boolean retryable, String reason, Throwable cause) {
       List<String> landed = new ArrayList<>();
       for (int i = 0; i < tiers.length; i++) {
         if (tiers[i] != null) {
@@ -256,7 +278,6 @@ public final class TieredAppend {
               + "; landed before the failure (batch position=tier): "
               + (landed.isEmpty() ? "none" : String.join(", ", landed))
               + "; the same batch, retried, reports them DUPLICATE";
-      boolean retryable = cause instanceof MeterStoreException m ? m.isRetryable() : true;
       return new MeterStoreException(kind, retryable, message, cause);
     }
   }
