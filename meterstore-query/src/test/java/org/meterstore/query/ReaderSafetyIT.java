@@ -1,7 +1,6 @@
 package org.meterstore.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.meterstore.query.Fixtures.DAY1;
 import static org.meterstore.query.Fixtures.DAY2;
 import static org.meterstore.query.Fixtures.DAY3;
@@ -21,7 +20,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
@@ -33,9 +32,10 @@ import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Rows;
 
 /**
- * A statement planned before an archival run and executed after it returns the same rows: it read W
- * once, pinned its cold snapshot, and reads the hot partitions it enumerated by name, which its
- * reader pin keeps the real archiver from reclaiming until the pin is released.
+ * Each execution reads W once, pins its cold snapshot and the hot partitions it enumerated (read by
+ * name, kept from the real archiver's reclamation by the reader pin) and releases them when its
+ * result set closes: a result set opened before an archival run returns the same rows after it, and
+ * a prepared statement executed again answers the current state.
  */
 @ExtendWith(PostgresExtension.class)
 class ReaderSafetyIT {
@@ -102,23 +102,59 @@ class ReaderSafetyIT {
   }
 
   @Test
-  void aStatementThatOutlivesItsPinFailsNamingTheWindow(TestDatabase db) throws Exception {
-    try (QueryFixture d = deployment(db, "outlived")) {
+  void aPreparedStatementReadsTheCurrentStateAtEveryExecutionAndPinsNothingAfterward(
+      TestDatabase db) throws Exception {
+    try (QueryFixture d = deployment(db, "replanned")) {
+      TableDefinition def = d.tables.get(0);
+      List<Reading> day4 = hourly(3, DAY4, DAY4.plus(Duration.ofDays(1)), "20260105000000");
+      String threeDays = tally(hourly(3, DAY1, DAY4, "20260105000000"));
+      String fourDays =
+          tally(
+              java.util.stream.Stream.concat(
+                      hourly(3, DAY1, DAY4, "20260105000000").stream(), day4.stream())
+                  .toList());
       try (Connection c = d.catalog.connection();
           PreparedStatement prepared =
-              c.prepareStatement("SELECT count(*) FROM outlived WHERE \"from\" >= ?")) {
-        prepared.setTimestamp(1, Timestamp.from(DAY2));
-        assertThat(rows(prepared)).containsExactly("144|");
+              c.prepareStatement("SELECT count(*), sum(\"value\") FROM replanned")) {
+        assertThat(countAndSum(prepared)).isEqualTo(threeDays);
+        assertThat(d.hot.pins().active("replanned", d.clock.instant())).isEmpty();
+
+        d.archive(def, DAY2, DAY3, false); // W moves to DAY3, the DAY2 partition stays detached
+        assertThat(countAndSum(prepared)).isEqualTo(threeDays);
+        assertThat(d.hot.pins().active("replanned", d.clock.instant())).isEmpty();
+
+        // nothing pins the detached partition: the reclaim run drops it
+        TableOutcome reclaim = d.runArchiver(def, DAY3.plus(LAG).plus(GRACE));
+        assertThat(reclaim.counts().partitionsDropped()).isEqualTo(1);
+        assertThat(state(d, def, DAY2)).isEmpty();
+        assertThat(countAndSum(prepared)).isEqualTo(threeDays);
+
+        // a day whose partition was created after the statement was prepared
+        d.hot.write(def, day4, DAY4);
+        assertThat(countAndSum(prepared)).isEqualTo(fourDays);
+
+        // long after the first execution's pin would have expired, it still answers
         d.clock.advance(Duration.ofHours(2));
-        assertThatThrownBy(() -> rows(prepared))
-            .isInstanceOf(SQLException.class)
-            .hasMessageContaining(
-                "Cannot read hot window [2026-01-02T00:00:00Z, 2026-01-04T00:00:00Z)")
-            .hasMessageContaining("reader pin expired")
-            .cause()
-            .isInstanceOfSatisfying(
-                MeterStoreException.class, e -> assertThat(e.isRetryable()).isTrue());
+        assertThat(countAndSum(prepared)).isEqualTo(fourDays);
+        assertThat(d.hot.pins().active("replanned", d.clock.instant())).isEmpty();
       }
+    }
+  }
+
+  /** {@code count|sum} of {@code readings}, the sum without trailing zeros. */
+  private static String tally(List<Reading> readings) {
+    java.math.BigDecimal sum =
+        readings.stream()
+            .map(Reading::value)
+            .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add);
+    return readings.size() + "|" + sum.stripTrailingZeros().toPlainString();
+  }
+
+  /** {@code count|sum} as {@code s} (SELECT count(*), sum(value)) answers it now. */
+  private static String countAndSum(PreparedStatement s) throws SQLException {
+    try (ResultSet rs = s.executeQuery()) {
+      assertThat(rs.next()).isTrue();
+      return rs.getLong(1) + "|" + rs.getBigDecimal(2).stripTrailingZeros().toPlainString();
     }
   }
 

@@ -44,8 +44,7 @@ public final class ConnectionHandler implements InvocationHandler {
     String name = method.getName();
     switch (name) {
       case "createStatement":
-        return track(
-            StatementHandler.wrap((Statement) call(method, args), Statement.class, this, null));
+        return track(StatementHandler.wrap((Statement) call(method, args), this));
       case "prepareStatement":
         return prepare(method, args);
       case "prepareCall":
@@ -86,7 +85,7 @@ public final class ConnectionHandler implements InvocationHandler {
       context.close();
       throw t;
     }
-    return track(StatementHandler.wrap(prepared, PreparedStatement.class, this, context));
+    return track(StatementHandler.wrapPrepared(prepared, this, context, () -> call(method, args)));
   }
 
   /** Runs {@code planning} with {@code context} current and records the planning time. */
