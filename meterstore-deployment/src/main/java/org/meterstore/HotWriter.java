@@ -48,24 +48,13 @@ public final class HotWriter {
    *
    * @param now the write instant: {@code recorded_at} of every stored row (UTC)
    * @throws MeterStoreException {@code INVALID_INPUT} naming {@code append} when a reading lies
-   *     below W (nothing written); otherwise as {@code append}
+   *     below W: the hot tier's {@link org.meterstore.hot.write.BelowFloorException}, with W as the
+   *     write's floor (nothing written); otherwise as {@code append}
    */
   public WriteResult write(List<Reading> batch, Instant now) {
     Objects.requireNonNull(batch, "batch");
     if (now == null) {
       throw MeterStoreException.invalid("now", null, "required");
-    }
-    for (int i = 0; i < batch.size(); i++) {
-      Reading r = batch.get(i);
-      if (r != null && r.from().isBefore(watermark)) {
-        throw MeterStoreException.invalid(
-            "from of reading #" + i + " of table " + table.name(),
-            r.from(),
-            "at or above the watermark "
-                + watermark
-                + " for a hot writer; a late correction below W goes through"
-                + " MeterCatalog.append, which routes it to the cold tier");
-      }
     }
     return hot.write(table, batch, now, watermark);
   }

@@ -182,7 +182,7 @@ public final class MeterCatalog implements AutoCloseable {
     requireNow(now);
     hot.createTables(tables, now);
     for (TableDefinition t : tables) {
-      cold.table(t);
+      coldTable(t.name());
       hot.partitions().ensureHeadroom(t, now);
     }
   }
