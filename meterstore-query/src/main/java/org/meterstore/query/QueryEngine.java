@@ -26,8 +26,10 @@ import org.meterstore.query.internal.exec.Session;
 import org.meterstore.query.internal.function.MeterFunctions;
 import org.meterstore.query.internal.jdbc.ConnectionHandler;
 import org.meterstore.query.internal.jdbc.ReadOnlyGuard;
+import org.meterstore.query.internal.plan.MeterPrepare;
 import org.meterstore.query.internal.plan.MeterSchema;
 import org.meterstore.query.internal.plan.MeterTypeSystem;
+import org.meterstore.query.internal.plan.PlanCache;
 import org.meterstore.query.internal.system.SystemSchema;
 import org.meterstore.query.internal.system.SystemSnapshot;
 import org.meterstore.query.internal.system.SystemTablesComputer;
@@ -55,10 +57,15 @@ public final class QueryEngine implements AutoCloseable {
   private final CatalogRuntime runtime;
   private final String schemaName;
   private final ReadOnlyGuard guard = new ReadOnlyGuard(PARSER);
+  private final PlanCache plans;
+  private final org.apache.calcite.jdbc.Driver driver;
 
-  private QueryEngine(CatalogRuntime runtime, String schemaName) {
+  private QueryEngine(CatalogRuntime runtime, String schemaName, int planCacheSize) {
     this.runtime = runtime;
     this.schemaName = schemaName;
+    this.plans = new PlanCache(planCacheSize);
+    MeterPrepare prepare = new MeterPrepare(runtime, plans);
+    this.driver = new org.apache.calcite.jdbc.Driver().withPrepareFactory(() -> prepare);
   }
 
   /** A builder; tables, both stores, the hot data source and the clock are required. */
@@ -102,14 +109,27 @@ public final class QueryEngine implements AutoCloseable {
     calcite.setProperty("quoting", "DOUBLE_QUOTE");
     calcite.setProperty("timeZone", "UTC");
     calcite.setProperty("typeSystem", MeterTypeSystem.class.getName());
-    Connection c = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", calcite);
+    Connection c = driver.connect("jdbc:calcite:", calcite);
     CalciteConnection cc = c.unwrap(CalciteConnection.class);
-    Session session = new Session(runtime, mode, () -> connection(info));
+    Session session = new Session(runtime, mode, settings(calcite), () -> connection(info));
     SchemaPlus root = cc.getRootSchema();
     root.add(schemaName, new MeterSchema(session, MeterFunctions.all(session)));
     root.add("system", new SystemSchema(() -> (SystemSnapshot) runtime.systemSnapshot().get()));
     cc.setSchema(schemaName);
     return ConnectionHandler.wrap(c, session, guard);
+  }
+
+  /** The connection's Calcite properties as text, in key order: part of a cached plan's key. */
+  private static String settings(Properties calcite) {
+    StringBuilder b = new StringBuilder();
+    new java.util.TreeSet<>(calcite.stringPropertyNames())
+        .forEach(k -> b.append(k).append('=').append(calcite.getProperty(k)).append('\n'));
+    return b.toString();
+  }
+
+  /** The number of plans in the plan cache (see {@link Builder#planCacheSize}). */
+  public int cachedPlans() {
+    return plans.size();
   }
 
   /**
@@ -132,6 +152,9 @@ public final class QueryEngine implements AutoCloseable {
 
   /** Builds a {@link QueryEngine}. Not thread-safe. */
   public static final class Builder {
+    /** The default number of cached plans. */
+    public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
+
     private List<TableDefinition> tables;
     private HotStore hot;
     private DataSource hotDataSource;
@@ -140,6 +163,7 @@ public final class QueryEngine implements AutoCloseable {
     private OpenTelemetry openTelemetry = OpenTelemetry.noop();
     private Duration pinTtl = Duration.ofHours(1);
     private String schemaName = "meterstore";
+    private int planCacheSize = DEFAULT_PLAN_CACHE_SIZE;
 
     private Builder() {}
 
@@ -186,6 +210,17 @@ public final class QueryEngine implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How many plans the engine keeps (default {@value #DEFAULT_PLAN_CACHE_SIZE}; 0 plans every
+     * statement). A plan is keyed by its SQL text, the connection's read mode and its Calcite
+     * properties, and does not depend on W: every execution reads W, pins its snapshot and
+     * partitions afresh. {@code EXPLAIN} is never cached.
+     */
+    public Builder planCacheSize(int size) {
+      this.planCacheSize = size;
+      return this;
+    }
+
     /** The schema name of the tables (default {@code meterstore}); not {@code system}. */
     public Builder schemaName(String name) {
       this.schemaName = name;
@@ -213,10 +248,13 @@ public final class QueryEngine implements AutoCloseable {
         throw MeterStoreException.invalid(
             "schema name", schemaName, "a lowercase identifier, not system");
       }
+      if (planCacheSize < 0) {
+        throw MeterStoreException.invalid("plan cache size", planCacheSize, "0 or more");
+      }
       CatalogRuntime runtime =
           new CatalogRuntime(
               tables, hot, hotDataSource, cold, clock, pinTtl, new QueryMetrics(openTelemetry));
-      return new QueryEngine(runtime, schemaName);
+      return new QueryEngine(runtime, schemaName, planCacheSize);
     }
 
     private static void require(String field, Object value) {

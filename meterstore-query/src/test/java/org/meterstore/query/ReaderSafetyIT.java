@@ -61,26 +61,29 @@ class ReaderSafetyIT {
   }
 
   @Test
-  void aStatementPlannedBeforeArchivalReturnsTheSameRowsAfterIt(TestDatabase db) throws Exception {
+  void anExecutionPinsItsPartitionsUntilItsResultSetClosesAndTheNextReadsTheNewWatermark(
+      TestDatabase db) throws Exception {
     try (QueryFixture d = deployment(db, "lastgang")) {
       TableDefinition def = d.tables.get(0);
       try (Connection c = d.catalog.connection();
-          PreparedStatement prepared = c.prepareStatement(SQL);
-          PreparedStatement unexecuted = c.prepareStatement(SQL)) {
+          PreparedStatement prepared = c.prepareStatement(SQL)) {
         bind(prepared, DAY1, DAY4);
         List<String> before = rows(prepared);
         assertThat(before).hasSize(3 * 72);
-        bind(unexecuted, DAY1, DAY4);
-        List<ReaderPin> pins = d.hot.pins().active("lastgang", d.clock.instant());
-        assertThat(pins).isNotEmpty();
-        assertThat(pins.get(0).from()).isEqualTo(DAY2);
-
-        d.archive(def, DAY2, DAY3, true);
+        assertThat(d.hot.pins().active("lastgang", d.clock.instant()))
+            .as("a closed result set pins nothing")
+            .isEmpty();
+        try (ResultSet open = prepared.executeQuery()) {
+          List<ReaderPin> pins = d.hot.pins().active("lastgang", d.clock.instant());
+          assertThat(pins).isNotEmpty();
+          assertThat(pins.get(0).from()).isEqualTo(DAY2);
+          assertThat(Rows.read(open)).isEqualTo(before);
+        }
+        assertThat(d.hot.pins().active("lastgang", d.clock.instant())).isEmpty();
+        d.archive(def, DAY2, DAY3, false);
         assertThat(d.coldTable(def).watermark()).isEqualTo(DAY3);
-        assertThat(state(d, def, DAY2)).as("kept by the pin").contains(PartitionState.DETACHED);
-
-        assertThat(rows(prepared)).isEqualTo(before);
-        assertThat(rows(unexecuted)).isEqualTo(before);
+        assertThat(state(d, def, DAY2)).contains(PartitionState.DETACHED);
+        assertThat(rows(prepared)).as("the next execution reads W = DAY3").isEqualTo(before);
         try (Connection fresh = d.catalog.connection();
             PreparedStatement after = fresh.prepareStatement(SQL)) {
           bind(after, DAY1, DAY4);

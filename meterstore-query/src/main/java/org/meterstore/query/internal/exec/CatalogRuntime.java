@@ -30,6 +30,7 @@ public final class CatalogRuntime {
   private final QueryMetrics metrics;
   private final Map<String, ColdTable> coldTables = new ConcurrentHashMap<>();
   private final AtomicReference<Object> systemSnapshot = new AtomicReference<>();
+  private final ThreadLocal<QueryContext> current = new ThreadLocal<>();
 
   /** The shared state of one catalog. */
   public CatalogRuntime(
@@ -102,6 +103,53 @@ public final class CatalogRuntime {
 
   public QueryMetrics metrics() {
     return metrics;
+  }
+
+  /**
+   * Runs {@code work} with {@code context} as the statement on this thread: planning reads its read
+   * mode, execution binds every scan to its W, snapshot and partitions. Nests (the previous one is
+   * restored).
+   */
+  public <T> T within(QueryContext context, Work<T> work) throws Throwable {
+    QueryContext previous = current.get();
+    current.set(context);
+    try {
+      return work.run();
+    } finally {
+      if (previous == null) {
+        current.remove();
+      } else {
+        current.set(previous);
+      }
+    }
+  }
+
+  /** Work run by {@link #within}. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run() throws Throwable;
+  }
+
+  /**
+   * The statement being planned or executed on this thread.
+   *
+   * @throws MeterStoreException {@code QUERY} when a MeterStore relation is planned or executed
+   *     outside a MeterStore statement (for example through an unwrapped Calcite connection)
+   */
+  public QueryContext current() {
+    QueryContext context = current.get();
+    if (context == null) {
+      throw new MeterStoreException(
+          ErrorKind.QUERY,
+          "Cannot plan or run a MeterStore relation outside a MeterStore statement: use the"
+              + " connection QueryEngine.connection() returns, not the Calcite connection it wraps");
+    }
+    return context;
+  }
+
+  /** The statement on this thread, or null. */
+  public QueryContext currentOrNull() {
+    return current.get();
   }
 
   /** The last computed {@code system} relations (opaque here), or null before the first refresh. */

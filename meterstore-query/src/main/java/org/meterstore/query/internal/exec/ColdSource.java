@@ -11,6 +11,7 @@ import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -32,52 +33,62 @@ import org.meterstore.api.table.VersionOrder;
 import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
- * Reads one cold scan from the snapshot the statement pinned: the pushed predicates become an
- * Iceberg filter (partition pruning, file and row-group statistics), only the needed columns are
- * read, and versions are resolved in memory unless {@link MergeElision} proved it unnecessary for
- * the files this scan reads. The predicates that must hold exactly (the read mode's, the boundary)
- * are re-checked on every row.
+ * Reads one cold scan. Each execution binds it to the statement's state: the snapshot that
+ * execution pinned, its W as the upper bound of {@code from}, merge elision decided from that
+ * snapshot's files. The pushed predicates become an Iceberg filter (partition pruning, file and
+ * row-group statistics), only the needed columns are read, and versions are resolved in memory
+ * unless {@link MergeElision} proved it unnecessary. The predicates that must hold exactly (the
+ * read mode's, the boundary) are re-checked on every row. Holds no state between executions.
  */
 public final class ColdSource implements ScanSource {
   private final CatalogRuntime runtime;
   private final ScanSpec spec;
-  private final MergeElision.Decision elision;
 
-  /** The cold scan of {@code spec}; decides merge elision from the pinned snapshot's files. */
+  /** The cold scan of {@code spec}. */
   public ColdSource(CatalogRuntime runtime, ScanSpec spec) {
     this.runtime = runtime;
     this.spec = spec;
-    TableState state = spec.state();
+  }
+
+  /** Whether resolution may be skipped in {@code state}, and why. */
+  private MergeElision.Decision elision(TableState state) {
     if (!spec.resolve()) {
-      elision = new MergeElision.Decision(true, "versions relation");
-    } else if (state.coldSnapshot() == null || state.snapshotId() == null) {
-      elision = new MergeElision.Decision(false, "no snapshot");
-    } else {
-      Expression planFilter = new IcebergFilters(spec, null).and(exact(spec.below()));
-      elision = MergeElision.decide(state.coldSnapshot(), planFilter);
+      return new MergeElision.Decision(true, "versions relation");
     }
+    if (state.coldSnapshot() == null || state.snapshotId() == null) {
+      return new MergeElision.Decision(false, "no snapshot");
+    }
+    Expression planFilter = new IcebergFilters(spec, null).and(exact(spec.below(), state));
+    return MergeElision.decide(state.coldSnapshot(), planFilter);
   }
 
-  /** Whether this scan skips version resolution, for plans. */
-  public boolean elided() {
-    return spec.resolve() && elision.elided();
-  }
-
-  /** Why, for plans. */
-  public String elisionReason() {
-    return elision.reason();
-  }
-
-  /** The Iceberg filter as planned (parameters not yet bound), for plans. */
-  public String plannedFilter() {
-    return new IcebergFilters(spec, null).and(pushed()).toString();
+  @Override
+  public Map<String, Object> describe(TableState state) {
+    Map<String, Object> terms = new LinkedHashMap<>();
+    FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), null);
+    if (!state.needsCold(range)) {
+      terms.put("reads", "nothing now (range at or above W)");
+      return terms;
+    }
+    terms.put("snapshot", state.coldFailure() != null ? "unreachable" : state.snapshotId());
+    MergeElision.Decision elision =
+        state.snapshotId() == null
+            ? new MergeElision.Decision(false, "no snapshot")
+            : elision(state);
+    terms.put("filter", new IcebergFilters(spec, null).and(pushed(state, elision)).toString());
+    if (spec.resolve()) {
+      terms.put(
+          "resolution",
+          (elision.elided() ? "elided" : "row_number") + " (" + elision.reason() + ")");
+    }
+    return terms;
   }
 
   /** The predicates that act before resolution, plus the boundary and the read mode's. */
-  private List<Pred> exact(List<Pred> preds) {
+  private List<Pred> exact(List<Pred> preds, TableState state) {
     List<Pred> out = new ArrayList<>(preds);
     out.addAll(spec.modePreds());
-    Instant boundary = spec.state().boundary();
+    Instant boundary = state.boundary();
     if (!boundary.equals(Instant.MAX)) {
       out.add(
           new Pred.Cmp(spec.fromColumn(), Pred.Op.LT, new Pred.Literal(boundary.toEpochMilli())));
@@ -86,13 +97,13 @@ public final class ColdSource implements ScanSource {
   }
 
   /** What the Iceberg scan filters on: everything when no resolution happens in between. */
-  private List<Pred> pushed() {
-    return exact(elided() || !spec.resolve() ? spec.preds() : spec.below());
+  private List<Pred> pushed(TableState state, MergeElision.Decision elision) {
+    return exact(elision.elided() || !spec.resolve() ? spec.preds() : spec.below(), state);
   }
 
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    TableState state = spec.state();
+    TableState state = runtime.current().state(spec.def(), spec.mode());
     FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), root);
     if (!state.needsCold(range)) {
       return RowEnumerable.empty();
@@ -101,15 +112,17 @@ public final class ColdSource implements ScanSource {
     if (state.snapshotId() == null) {
       return RowEnumerable.empty();
     }
+    MergeElision.Decision elision = elision(state);
     if (spec.resolve()) {
       runtime.metrics().elisionDecided(state.def().name(), elision.elided());
     }
-    return new RowEnumerable(runtime.metrics(), state.def().name(), "cold", () -> open(root));
+    return new RowEnumerable(
+        runtime.metrics(), state.def().name(), "cold", () -> open(root, state, elision));
   }
 
-  private RowEnumerable.Cursor open(DataContext root) {
-    TableState state = spec.state();
-    List<Pred> checked = pushed();
+  private RowEnumerable.Cursor open(
+      DataContext root, TableState state, MergeElision.Decision elision) {
+    List<Pred> checked = pushed(state, elision);
     Expression filter = new IcebergFilters(spec, root).and(checked);
     BitSet needed = new BitSet();
     for (int p : spec.projects()) {

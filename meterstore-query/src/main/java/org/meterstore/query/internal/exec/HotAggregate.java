@@ -18,30 +18,53 @@ import org.meterstore.api.table.SqlIdentifiers;
  */
 public record HotAggregate(List<Key> groups, List<Call> calls) {
 
-  /** How a group key truncates its column: not at all, or to a calendar unit in UTC. */
-  public enum Truncation {
-    NONE(null),
-    HOUR("hour"),
-    DAY("day"),
-    MONTH("month"),
-    YEAR("year");
+  /**
+   * What a group key computes from its column: nothing, Calcite's {@code FLOOR(column TO unit)}
+   * (dates stay dates; timestamps in UTC, which is how Calcite evaluates it on the instants it
+   * holds) or {@code EXTRACT(unit FROM column)} (a {@code BIGINT}, timestamps in UTC).
+   */
+  public enum KeyFunction {
+    NONE(null, false),
+    FLOOR_HOUR("hour", false),
+    FLOOR_DAY("day", false),
+    FLOOR_MONTH("month", false),
+    FLOOR_YEAR("year", false),
+    EXTRACT_HOUR("hour", true),
+    EXTRACT_DAY("day", true),
+    EXTRACT_MONTH("month", true),
+    EXTRACT_YEAR("year", true);
 
-    final String unit;
+    /** The calendar unit, lower case; null for {@link #NONE}. */
+    public final String unit;
 
-    Truncation(String unit) {
+    /** Whether this is an {@code EXTRACT} (a number) rather than a truncation. */
+    public final boolean extract;
+
+    KeyFunction(String unit, boolean extract) {
       this.unit = unit;
+      this.extract = extract;
     }
   }
 
   /**
-   * One group key: a column, possibly truncated as Calcite's {@code FLOOR(column TO unit)} does
-   * (dates as dates; timestamps in UTC, which is how Calcite evaluates {@code FLOOR} on the
-   * instants it holds).
+   * One group key.
    *
    * @param column the storage index of the column
-   * @param truncation the unit it is truncated to
+   * @param function what the key computes from it
    */
-  public record Key(int column, Truncation truncation) {}
+  public record Key(int column, KeyFunction function) {
+    /** The key as SQL-like text, for plans. */
+    public String describe(ScanSpec spec) {
+      String name = spec.name(column);
+      if (function == KeyFunction.NONE) {
+        return name;
+      }
+      String unit = function.unit.toUpperCase(java.util.Locale.ROOT);
+      return function.extract
+          ? "EXTRACT(" + unit + " FROM " + name + ")"
+          : "FLOOR(" + name + " TO " + unit + ")";
+    }
+  }
 
   /** The functions PostgreSQL may compute for MeterStore. */
   public enum Kind {
@@ -66,7 +89,22 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
    * @param kind the function
    * @param arg the storage index of its argument; negative for {@code COUNT(*)}
    */
-  public record Call(Kind kind, int arg) {}
+  public record Call(Kind kind, int arg) {
+    /** The call as SQL-like text, for plans. */
+    public String describe(ScanSpec spec) {
+      String name = kind == Kind.SUM0 ? "$sum0" : kind.sql;
+      return name + "(" + (arg < 0 ? "*" : spec.name(arg)) + ")";
+    }
+  }
+
+  /** The aggregation as SQL-like text, for plans: the group keys, then the calls. */
+  public String describe(ScanSpec spec) {
+    List<String> keys = new ArrayList<>();
+    groups.forEach(g -> keys.add(g.describe(spec)));
+    List<String> aggs = new ArrayList<>();
+    calls.forEach(c -> aggs.add(c.describe(spec)));
+    return "group " + keys + " " + aggs;
+  }
 
   /** Copies the lists. */
   public HotAggregate {
@@ -95,7 +133,7 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
   List<Columns.Reader> readers(ScanSpec spec) {
     List<Columns.Reader> out = new ArrayList<>();
     for (Key g : groups) {
-      out.add(Columns.reader(spec.type(g.column())));
+      out.add(g.function().extract ? Columns.LONG : Columns.reader(spec.type(g.column())));
     }
     for (Call c : calls) {
       out.add(
@@ -131,11 +169,17 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
 
   private static String keySql(Key key, ScanSpec spec) {
     String column = SqlIdentifiers.quote(spec.name(key.column()));
-    if (key.truncation() == Truncation.NONE) {
+    KeyFunction f = key.function();
+    if (f == KeyFunction.NONE) {
       return column;
     }
-    String unit = "'" + key.truncation().unit + "'";
-    return spec.type(key.column()) == ColumnType.DATE
+    boolean date = spec.type(key.column()) == ColumnType.DATE;
+    if (f.extract) {
+      String value = date ? column : "(" + column + " AT TIME ZONE 'UTC')";
+      return "CAST(EXTRACT(" + f.unit + " FROM " + value + ") AS bigint)";
+    }
+    String unit = "'" + f.unit + "'";
+    return date
         ? "CAST(date_trunc(" + unit + ", " + column + ") AS date)"
         : "date_trunc(" + unit + ", " + column + ", 'UTC')";
   }

@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.meterstore.api.ErrorKind;
@@ -15,72 +17,89 @@ import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
 
 /**
- * Reads one hot scan: checks that the statement's reader pin still holds, runs the planned SQL in a
- * read-only transaction with a cursor (rows are streamed, not buffered) and converts each row to
- * Calcite's internal values. The transaction ends when the enumerator closes.
+ * Reads one hot scan. The plan fixes what is read ({@link ScanSpec}, an optional aggregate); each
+ * execution binds it to the statement's state: the {@code from} range its parameters give, the hot
+ * partitions at or above that execution's W, the SQL over them. It checks that the execution's
+ * reader pin still holds, runs the SQL in a read-only transaction with a cursor (rows are streamed,
+ * not buffered) and converts each row to Calcite's internal values. The transaction ends when the
+ * enumerator closes. Holds no state between executions.
  */
 public final class HotSource implements ScanSource {
   private static final int FETCH_SIZE = 1000;
 
   private final CatalogRuntime runtime;
   private final ScanSpec spec;
-  private final List<PartitionInfo> partitions;
-  private final HotSql sql;
+  private final HotAggregate aggregate;
   private final List<Columns.Reader> readers;
 
-  /** The hot scan of {@code spec} over {@code partitions} (non-empty). */
-  public HotSource(CatalogRuntime runtime, ScanSpec spec, List<PartitionInfo> partitions) {
-    this(runtime, spec, partitions, null);
+  /** The hot scan of {@code spec}. */
+  public HotSource(CatalogRuntime runtime, ScanSpec spec) {
+    this(runtime, spec, null);
   }
 
-  /**
-   * The hot scan of {@code spec} over {@code partitions} (non-empty), aggregated in PostgreSQL by
-   * {@code aggregate} when it is not null.
-   */
-  public HotSource(
-      CatalogRuntime runtime,
-      ScanSpec spec,
-      List<PartitionInfo> partitions,
-      HotAggregate aggregate) {
+  /** The hot scan of {@code spec}, aggregated in PostgreSQL by {@code aggregate} unless null. */
+  public HotSource(CatalogRuntime runtime, ScanSpec spec, HotAggregate aggregate) {
     this.runtime = runtime;
     this.spec = spec;
-    this.partitions = List.copyOf(partitions);
-    this.sql =
-        HotSql.of(
-            spec, this.partitions, runtime.hot().schema(), spec.state().boundary(), aggregate);
+    this.aggregate = aggregate;
     if (aggregate != null) {
       this.readers = aggregate.readers(spec);
     } else {
       List<Columns.Reader> plain = new ArrayList<>();
-      for (int column : sql.columns()) {
+      for (int column : spec.projects()) {
         plain.add(Columns.reader(spec.type(column)));
       }
       this.readers = List.copyOf(plain);
     }
   }
 
-  /** The SQL text, for plans. */
-  public String sql() {
-    return sql.sql();
+  /** What an execution in {@code state} reads, for {@code EXPLAIN}: partitions and SQL. */
+  @Override
+  public Map<String, Object> describe(TableState state) {
+    Map<String, Object> terms = new LinkedHashMap<>();
+    FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), null);
+    List<PartitionInfo> partitions = state.needsHot(range) ? state.partitionsFor(range) : List.of();
+    if (partitions.isEmpty()) {
+      terms.put("reads", "nothing now (no hot partition in range)");
+      return terms;
+    }
+    terms.put(
+        "partitions",
+        partitions.size()
+            + " ["
+            + partitions.get(0).name()
+            + ".."
+            + partitions.get(partitions.size() - 1).name()
+            + "]");
+    terms.put("sql", sql(state, partitions).sql());
+    return terms;
   }
 
-  /** The partitions read, for plans. */
-  public List<PartitionInfo> partitions() {
-    return partitions;
+  private HotSql sql(TableState state, List<PartitionInfo> partitions) {
+    return HotSql.of(spec, partitions, runtime.hot().schema(), state.boundary(), aggregate);
   }
 
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    TableState state = spec.state();
+    TableState state = runtime.current().state(spec.def(), spec.mode());
     FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), root);
     if (!state.needsHot(range)) {
       return RowEnumerable.empty();
     }
+    List<PartitionInfo> partitions = state.partitionsFor(range);
+    if (partitions.isEmpty()) {
+      return RowEnumerable.empty();
+    }
+    HotSql sql = sql(state, partitions);
     return new RowEnumerable(
-        runtime.metrics(), state.def().name(), "hot", () -> open(root, state.pin()));
+        runtime.metrics(),
+        state.def().name(),
+        "hot",
+        () -> open(root, state.pin(), sql, partitions));
   }
 
-  private RowEnumerable.Cursor open(DataContext root, ReaderPin pin) {
+  private RowEnumerable.Cursor open(
+      DataContext root, ReaderPin pin, HotSql sql, List<PartitionInfo> partitions) {
     requirePinHeld(pin);
     String action = "Cannot read the hot tier of table " + spec.def().name();
     Connection c = null;
@@ -99,7 +118,7 @@ public final class HotSource implements ScanSource {
       return new JdbcCursor(c, rs, readers, action);
     } catch (SQLException e) {
       closeQuietly(c);
-      throw translate(action, e);
+      throw translate(action, e, partitions);
     }
   }
 
@@ -127,15 +146,16 @@ public final class HotSource implements ScanSource {
     }
   }
 
-  private MeterStoreException translate(String action, SQLException e) {
+  private MeterStoreException translate(
+      String action, SQLException e, List<PartitionInfo> partitions) {
     if ("42P01".equals(e.getSQLState())) {
       return new MeterStoreException(
           ErrorKind.QUERY,
           true,
           action
               + ": a partition of window "
-              + window()
-              + " was dropped after the query was planned ("
+              + window(partitions)
+              + " was dropped after the query started ("
               + e.getMessage()
               + "); run the query again",
           e);
@@ -143,7 +163,7 @@ public final class HotSource implements ScanSource {
     return new MeterStoreException(ErrorKind.STORAGE, action + ": " + e.getMessage(), e);
   }
 
-  private String window() {
+  private static String window(List<PartitionInfo> partitions) {
     return "["
         + partitions.get(0).lowerBound()
         + ", "

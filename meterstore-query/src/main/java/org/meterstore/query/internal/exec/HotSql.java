@@ -45,9 +45,7 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
     if (aggregate == null) {
       return of(spec, partitions, schema, boundary);
     }
-    ScanSpec inputs =
-        new ScanSpec(
-            spec.state(), spec.resolve(), spec.preds(), aggregate.inputs().stream().toArray());
+    ScanSpec inputs = spec.withProjects(aggregate.inputs().stream().toArray());
     HotSql inner = of(inputs, partitions, schema, boundary);
     return new HotSql(aggregate.wrap(inner.sql(), spec), inner.bindings(), inner.columns());
   }

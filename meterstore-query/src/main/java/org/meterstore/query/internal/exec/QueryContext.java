@@ -13,23 +13,59 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The state of one statement: each table it reads is resolved once per read mode (W read once, the
- * snapshot pinned, the hot partitions enumerated and pinned), however many plans the planner
- * explores and however often a prepared statement runs. {@link #close()} releases the reader pins;
- * the statement closes it. Thread-safe.
+ * One planning or one execution of a statement. Executing, each table it reads is resolved once per
+ * read mode on first use (W read once, the snapshot pinned, the hot partitions enumerated and
+ * pinned), so every scan of the execution — the hot and the cold side of a split, a self-join —
+ * sees the same W. Planning resolves nothing (plans do not depend on W), except for {@code
+ * EXPLAIN}, whose plan text shows what an execution would read now: it resolves states without
+ * pinning. {@link #close()} releases the reader pins; the statement closes it when the execution's
+ * result set closes. Thread-safe.
  */
 public final class QueryContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QueryContext.class);
 
   private final CatalogRuntime runtime;
   private final ReadMode defaultMode;
+  private final String settings;
   private final Map<String, TableState> states = new LinkedHashMap<>();
   private boolean closed;
+  private boolean explaining;
+  private boolean cacheable = true;
+  private final Set<String> planned = new LinkedHashSet<>();
 
-  /** A context reading in {@code defaultMode} unless a table function says otherwise. */
-  public QueryContext(CatalogRuntime runtime, ReadMode defaultMode) {
+  /**
+   * A context reading in {@code defaultMode} unless a table function says otherwise, for a
+   * connection whose planner {@code settings} (its Calcite properties, as text) are given.
+   */
+  public QueryContext(CatalogRuntime runtime, ReadMode defaultMode, String settings) {
     this.runtime = runtime;
     this.defaultMode = defaultMode;
+    this.settings = settings;
+  }
+
+  /** The connection's planner settings, as text (part of a cached plan's key). */
+  public String settings() {
+    return settings;
+  }
+
+  /** Marks this context as planning an {@code EXPLAIN}: states resolve without pins. */
+  public synchronized void explaining() {
+    explaining = true;
+  }
+
+  /** Whether this context plans an {@code EXPLAIN}. */
+  public synchronized boolean isExplaining() {
+    return explaining;
+  }
+
+  /** Marks the plan being made as bound to its connection, so it is not cached. */
+  public synchronized void uncacheable() {
+    cacheable = false;
+  }
+
+  /** Whether the plan made in this context may be shared (false for {@code EXPLAIN}). */
+  public synchronized boolean cacheable() {
+    return cacheable && !explaining;
   }
 
   public CatalogRuntime runtime() {
@@ -49,17 +85,20 @@ public final class QueryContext implements AutoCloseable {
     String key = def.name() + "\u0000" + mode;
     TableState state = states.get(key);
     if (state == null) {
-      state = TableStates.resolve(runtime, def, mode);
+      state = TableStates.resolve(runtime, def, mode, !explaining);
       states.put(key, state);
     }
     return state;
   }
 
-  /** The names of the tables this statement resolved. */
-  public synchronized Set<String> tablesRead() {
-    Set<String> names = new LinkedHashSet<>();
-    states.values().forEach(s -> names.add(s.def().name()));
-    return names;
+  /** Records that the plan being made reads {@code table}. */
+  public synchronized void planning(String table) {
+    planned.add(table);
+  }
+
+  /** The tables the plan made in this context reads, in the order planned. */
+  public synchronized Set<String> tablesPlanned() {
+    return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(planned));
   }
 
   /** Releases the reader pins. Idempotent; a failed release is logged (the pin expires anyway). */

@@ -15,6 +15,7 @@ import io.opentelemetry.api.metrics.Meter;
 public final class QueryMetrics {
   static final AttributeKey<String> TABLE = AttributeKey.stringKey("table");
   static final AttributeKey<String> TIER = AttributeKey.stringKey("tier");
+  static final AttributeKey<String> PLAN_CACHE = AttributeKey.stringKey("plan_cache");
 
   private final DoubleHistogram planDuration;
   private final DoubleHistogram scanDuration;
@@ -28,7 +29,9 @@ public final class QueryMetrics {
         meter
             .histogramBuilder("meterstore.query.plan_duration")
             .setUnit("s")
-            .setDescription("Time to plan a statement, recorded once per table it reads")
+            .setDescription(
+                "Time to plan a statement or find its plan in the cache (plan_cache = hit,"
+                    + " miss or off), recorded once per table it reads")
             .build();
     scanDuration =
         meter
@@ -50,9 +53,12 @@ public final class QueryMetrics {
             .build();
   }
 
-  /** Records the planning time of a statement that read {@code table}. */
-  public void planned(String table, long nanos) {
-    planDuration.record(nanos / 1e9, Attributes.of(TABLE, table));
+  /**
+   * Records the planning time of a statement that reads {@code table}; {@code cache} is {@code
+   * hit}, {@code miss} or {@code off} (not cacheable).
+   */
+  public void planned(String table, long nanos, String cache) {
+    planDuration.record(nanos / 1e9, Attributes.of(TABLE, table, PLAN_CACHE, cache));
   }
 
   /** Records one finished scan of {@code tier} ({@code hot} or {@code cold}). */

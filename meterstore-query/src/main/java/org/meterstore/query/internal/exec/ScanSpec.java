@@ -11,8 +11,9 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.mode.ReadMode;
 
 /**
- * One scan as the plan fixed it: which table and state, whether versions are resolved, the
- * predicates MeterStore can push, and the columns to return (storage-order indexes).
+ * One scan as the plan fixed it: which table in which read mode, whether versions are resolved, the
+ * predicates MeterStore can push, and the columns to return (storage-order indexes). It holds
+ * nothing that changes with W: the table's state is bound when the scan runs.
  *
  * <p>With resolution only predicates over the merge key and {@code version_scope} may act before it
  * ({@link #below()}): they select whole groups of versions. A predicate on any other column ({@link
@@ -20,12 +21,14 @@ import org.meterstore.query.mode.ReadMode;
  * own predicates ({@code recorded_at <=} for known-at, {@code version <=} for the ceiling)
  * deliberately act before resolution.
  *
- * @param state the table's state for this statement
+ * @param def the table
+ * @param mode the read mode
  * @param resolve whether versions are resolved ({@code T}) or all returned ({@code T_versions})
  * @param preds the translated conjuncts (Calcite's filter stays above the scan as well)
  * @param projects the storage-order indexes of the returned columns, in output order
  */
-public record ScanSpec(TableState state, boolean resolve, List<Pred> preds, int[] projects) {
+public record ScanSpec(
+    TableDefinition def, ReadMode mode, boolean resolve, List<Pred> preds, int[] projects) {
 
   /** Copies the lists. */
   public ScanSpec {
@@ -33,8 +36,9 @@ public record ScanSpec(TableState state, boolean resolve, List<Pred> preds, int[
     projects = projects.clone();
   }
 
-  public TableDefinition def() {
-    return state.def();
+  /** This scan reading {@code columns} instead. */
+  public ScanSpec withProjects(int[] columns) {
+    return new ScanSpec(def, mode, resolve, preds, columns);
   }
 
   /** The index of {@code column} in storage order. */
@@ -77,7 +81,6 @@ public record ScanSpec(TableState state, boolean resolve, List<Pred> preds, int[
   /** The read mode's own predicates, applied before resolution. */
   public List<Pred> modePreds() {
     List<Pred> out = new ArrayList<>();
-    ReadMode mode = state.mode();
     if (mode.kind() == ReadMode.Kind.KNOWN_AT) {
       out.add(
           new Pred.Cmp(

@@ -16,13 +16,13 @@ import org.meterstore.query.mode.ReadMode;
  * Resolves a {@link TableState}: cold first (snapshot, then W from that snapshot), hot second
  * (partitions enumerated after W was read, so an archival run in between leaves its partition
  * detached but present), then the pin. In the current modes an unreachable cold tier is recorded
- * rather than thrown: a query whose {@code from} range lies provably in the hot tier still runs,
- * every other one fails when it is routed.
+ * rather than thrown: a query whose {@code from} range lies in the hot tier still runs, every other
+ * one fails when it is routed.
  */
 final class TableStates {
   private TableStates() {}
 
-  static TableState resolve(CatalogRuntime rt, TableDefinition def, ReadMode mode) {
+  static TableState resolve(CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean pin) {
     boolean readsCold = mode.kind() != ReadMode.Kind.OPERATIONAL;
     boolean readsHot = !mode.kind().coldOnly();
     Cold cold = readsCold ? cold(rt, def, mode, readsHot) : Cold.NONE;
@@ -49,7 +49,7 @@ final class TableStates {
         boundary,
         cold.failure(),
         partitions,
-        pin(rt, def, partitions, boundary));
+        pin ? pin(rt, def, partitions, boundary) : null);
   }
 
   /** The cold side of a state: the pinned snapshot with its W, or why it could not be read. */

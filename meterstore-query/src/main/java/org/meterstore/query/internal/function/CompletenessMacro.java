@@ -63,6 +63,8 @@ final class CompletenessMacro implements TableMacro {
   @Override
   public TranslatableTable apply(List<? extends Object> arguments) {
     TableDefinition def = session.runtime().table(String.valueOf(arguments.get(0)));
+    // its source queries through this connection's session: the plan is not shared
+    session.runtime().current().uncacheable();
     LocalDate first = date(arguments.get(1));
     LocalDate last = date(arguments.get(2));
     if (last.isBefore(first)) {

@@ -15,7 +15,7 @@ import org.meterstore.query.internal.exec.QueryContext;
 import org.meterstore.query.internal.exec.Session;
 
 /**
- * The connection a catalog hands out: Calcite's, with statements that plan inside a {@link
+ * The connection a catalog hands out: Calcite's, with statements that plan and run inside a {@link
  * QueryContext}, read-only enforcement, and closing that releases every statement's pins.
  */
 public final class ConnectionHandler implements InvocationHandler {
@@ -76,28 +76,17 @@ public final class ConnectionHandler implements InvocationHandler {
 
   private Object prepare(Method method, Object[] args) throws Throwable {
     String sql = (String) args[0];
-    guard.check(sql);
-    QueryContext context = session.newContext();
-    PreparedStatement prepared;
-    try {
-      prepared = (PreparedStatement) plan(context, () -> call(method, args));
-    } catch (Throwable t) {
-      context.close();
-      throw t;
+    boolean explain = guard.check(sql);
+    QueryContext planning = session.newContext();
+    if (explain) {
+      planning.explaining();
     }
-    return track(StatementHandler.wrapPrepared(prepared, this, context, () -> call(method, args)));
-  }
-
-  /** Runs {@code planning} with {@code context} current and records the planning time. */
-  Object plan(QueryContext context, Call planning) throws Throwable {
-    long started = System.nanoTime();
-    session.planning(context);
     try {
-      return planning.run();
+      PreparedStatement prepared =
+          (PreparedStatement) session.runtime().within(planning, () -> call(method, args));
+      return track(StatementHandler.wrapPrepared(prepared, this));
     } finally {
-      session.planning(null);
-      long nanos = System.nanoTime() - started;
-      context.tablesRead().forEach(t -> session.runtime().metrics().planned(t, nanos));
+      planning.close();
     }
   }
 

@@ -2,6 +2,7 @@ package org.meterstore.query.internal.jdbc;
 
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
@@ -21,7 +22,18 @@ public final class ReadOnlyGuard {
 
   private static final Set<String> QUERY_WORDS = Set.of("SELECT", "WITH", "VALUES", "EXPLAIN");
 
+  /** SQL texts already passed (true for an {@code EXPLAIN}), so a repeated text is not parsed. */
+  private static final int PASSED_TEXTS = 1024;
+
   private final SqlParser.Config parserConfig;
+  private final Map<String, Boolean> passed =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > PASSED_TEXTS;
+            }
+          });
 
   public ReadOnlyGuard(SqlParser.Config parserConfig) {
     this.parserConfig = parserConfig;
@@ -30,16 +42,27 @@ public final class ReadOnlyGuard {
   /**
    * Passes a query, refuses anything else.
    *
+   * @return whether the statement is an {@code EXPLAIN}
    * @throws SQLException with SQLState {@value #READ_ONLY_STATE} naming the statement kind
    */
-  public void check(String sql) throws SQLException {
+  public boolean check(String sql) throws SQLException {
+    Boolean known = passed.get(sql);
+    if (known != null) {
+      return known;
+    }
+    boolean explain = verdict(sql);
+    passed.put(sql, explain);
+    return explain;
+  }
+
+  private boolean verdict(String sql) throws SQLException {
     SqlNode node;
     try {
       node = SqlParser.create(sql, parserConfig).parseStmt();
     } catch (SqlParseException e) {
       String word = firstWord(sql);
       if (QUERY_WORDS.contains(word)) {
-        return;
+        return "EXPLAIN".equals(word);
       }
       throw refused(word.isEmpty() ? "an empty or unparsable statement" : word);
     }
@@ -47,13 +70,14 @@ public final class ReadOnlyGuard {
     if (kind == SqlKind.EXPLAIN) {
       SqlNode explained = ((SqlExplain) node).getExplicandum();
       if (explained.isA(SqlKind.QUERY)) {
-        return;
+        return true;
       }
       throw refused("EXPLAIN " + explained.getKind());
     }
     if (!node.isA(SqlKind.QUERY)) {
       throw refused(kind.sql);
     }
+    return false;
   }
 
   /** The refusal of a statement of {@code kind}. */

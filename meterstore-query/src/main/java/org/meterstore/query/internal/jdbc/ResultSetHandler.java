@@ -5,31 +5,37 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
+import org.meterstore.query.internal.exec.QueryContext;
 
 /**
- * Result sets whose errors are translated, whose statement is the statement's proxy, and whose
- * close releases the reader pins of the execution that made them.
+ * Result sets whose errors are translated, whose statement is the statement's proxy, whose {@code
+ * next} runs with the execution that made them current (a scan Calcite opens lazily binds to that
+ * execution's state) and whose close releases that execution's reader pins.
  */
 final class ResultSetHandler implements InvocationHandler {
   private final ResultSet calcite;
   private final Object statement;
   private final Runnable onClose;
+  private final QueryContext execution;
 
-  private ResultSetHandler(ResultSet calcite, Object statement, Runnable onClose) {
+  private ResultSetHandler(
+      ResultSet calcite, Object statement, QueryContext execution, Runnable onClose) {
     this.calcite = calcite;
     this.statement = statement;
+    this.execution = execution;
     this.onClose = onClose;
   }
 
   /**
-   * {@code rs} as the statement proxy {@code statement}'s; {@code onClose} runs after its close.
+   * {@code rs} of {@code execution} as the statement proxy {@code statement}'s; {@code onClose}
+   * runs after its close.
    */
-  static ResultSet wrap(ResultSet rs, Object statement, Runnable onClose) {
+  static ResultSet wrap(ResultSet rs, Object statement, QueryContext execution, Runnable onClose) {
     return (ResultSet)
         Proxy.newProxyInstance(
             ResultSetHandler.class.getClassLoader(),
             new Class<?>[] {ResultSet.class},
-            new ResultSetHandler(rs, statement, onClose));
+            new ResultSetHandler(rs, statement, execution, onClose));
   }
 
   @Override
@@ -37,6 +43,10 @@ final class ResultSetHandler implements InvocationHandler {
     switch (method.getName()) {
       case "getStatement":
         return statement;
+      case "next":
+        return execution == null
+            ? invokeCalcite(method, args)
+            : execution.runtime().within(execution, () -> invokeCalcite(method, args));
       case "close":
         try {
           return invokeCalcite(method, args);

@@ -6,21 +6,17 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import org.meterstore.query.internal.exec.QueryContext;
 
 /**
- * A statement of a MeterStore connection. Every execution reads the tables' state afresh (DESIGN §
- * 7): a plain statement plans each SQL text it executes in a fresh {@link QueryContext}; a prepared
- * statement is planned when prepared (so errors and metadata come at once) and prepared again in a
- * fresh context at every execution, with the parameters and settings set so far applied again, so
- * it reads the current W, snapshot and hot partitions instead of those of its first plan. A
- * context's reader pins are released when its result set closes, when the statement runs again or
- * when it is closed. Updates and batches are refused.
+ * A statement of a MeterStore connection. Plans do not depend on W, so a statement is planned once
+ * per SQL text (and served from the engine's plan cache after that) while every execution reads the
+ * tables' state afresh (DESIGN § 7): each execution runs in a new {@link QueryContext}, which reads
+ * W, pins the snapshot and the hot partitions on first use and releases the pins when the
+ * execution's result set closes, when the statement runs again or when it is closed. Updates and
+ * batches are refused.
  */
 final class StatementHandler implements InvocationHandler {
   private static final Set<String> REFUSED =
@@ -28,50 +24,30 @@ final class StatementHandler implements InvocationHandler {
           "executeUpdate", "executeLargeUpdate", "addBatch", "executeBatch", "executeLargeBatch");
 
   private final ConnectionHandler connection;
-  private final ConnectionHandler.Call prepareAgain;
-  private final List<Setting> settings = new ArrayList<>();
-  private Statement calcite;
+  private final Statement calcite;
+  private final boolean prepared;
   private QueryContext context;
   private Object self;
 
-  /** One setter call of a prepared statement, applied again to each fresh preparation. */
-  private record Setting(Method method, Object[] args) {}
-
-  private StatementHandler(
-      Statement calcite,
-      ConnectionHandler connection,
-      QueryContext context,
-      ConnectionHandler.Call prepareAgain) {
+  private StatementHandler(Statement calcite, ConnectionHandler connection, boolean prepared) {
     this.calcite = calcite;
     this.connection = connection;
-    this.context = context;
-    this.prepareAgain = prepareAgain;
+    this.prepared = prepared;
   }
 
-  /** A plain statement: it plans each SQL text it executes. */
+  /** A plain statement: it plans (or finds in the cache) each SQL text it executes. */
   static Object wrap(Statement calcite, ConnectionHandler c) {
-    return wrap(calcite, Statement.class, c, null, null);
+    return wrap(calcite, Statement.class, c, false);
   }
 
-  /**
-   * A prepared statement planned in {@code ctx}; {@code prepareAgain} prepares its SQL again (it
-   * runs with the fresh context current).
-   */
-  static Object wrapPrepared(
-      PreparedStatement calcite,
-      ConnectionHandler c,
-      QueryContext ctx,
-      ConnectionHandler.Call prepareAgain) {
-    return wrap(calcite, PreparedStatement.class, c, ctx, prepareAgain);
+  /** A prepared statement, planned already. */
+  static Object wrapPrepared(PreparedStatement calcite, ConnectionHandler c) {
+    return wrap(calcite, PreparedStatement.class, c, true);
   }
 
   private static Object wrap(
-      Statement calcite,
-      Class<? extends Statement> iface,
-      ConnectionHandler c,
-      QueryContext ctx,
-      ConnectionHandler.Call prepareAgain) {
-    StatementHandler handler = new StatementHandler(calcite, c, ctx, prepareAgain);
+      Statement calcite, Class<? extends Statement> iface, ConnectionHandler c, boolean prepared) {
+    StatementHandler handler = new StatementHandler(calcite, c, prepared);
     handler.self =
         Proxy.newProxyInstance(
             StatementHandler.class.getClassLoader(), new Class<?>[] {iface}, handler);
@@ -89,14 +65,12 @@ final class StatementHandler implements InvocationHandler {
       case "executeQuery":
       case "execute":
         if (withSql) {
-          return planAndRun(method, args);
+          boolean explain = connection.guard().check((String) args[0]);
+          return run(method, args, explain);
         }
-        return prepareAgain != null ? prepareAgainAndRun(method, args) : result(call(method, args));
+        return prepared ? run(method, args, false) : result(call(method, args));
       case "getResultSet":
         return result(call(method, args));
-      case "clearParameters":
-        forgetParameters();
-        return call(method, args);
       case "close":
         closeContext();
         connection.forget(this);
@@ -112,57 +86,29 @@ final class StatementHandler implements InvocationHandler {
       case "hashCode":
         return System.identityHashCode(proxy);
       default:
-        if (prepareAgain != null && name.startsWith("set")) {
-          remember(method, args);
-        }
         return call(method, args);
     }
   }
 
-  private Object planAndRun(Method method, Object[] args) throws Throwable {
-    connection.guard().check((String) args[0]);
+  /**
+   * One execution in a fresh context (planning a SQL text first, or finding it in the cache): the
+   * previous execution's pins are released, this one's are held until its result set closes.
+   */
+  private Object run(Method method, Object[] args, boolean explain) throws Throwable {
     closeContext();
     QueryContext fresh = connection.session().newContext();
+    if (explain) {
+      fresh.explaining();
+    }
     synchronized (this) {
       context = fresh;
     }
-    return result(connection.plan(fresh, () -> call(method, args)));
-  }
-
-  /** A prepared statement's execution: prepared again in a fresh context, settings re-applied. */
-  private Object prepareAgainAndRun(Method method, Object[] args) throws Throwable {
-    closeContext();
-    QueryContext fresh = connection.session().newContext();
-    Statement next;
     try {
-      next = (Statement) connection.plan(fresh, prepareAgain);
-      for (Setting s : settings()) {
-        invokeOn(next, s.method(), s.args());
-      }
+      return result(fresh.runtime().within(fresh, () -> call(method, args)));
     } catch (Throwable t) {
-      fresh.close();
+      release(fresh);
       throw t;
     }
-    Statement old;
-    synchronized (this) {
-      old = calcite;
-      calcite = next;
-      context = fresh;
-    }
-    closeQuietly(old);
-    return result(call(method, args));
-  }
-
-  private synchronized void remember(Method method, Object[] args) {
-    settings.add(new Setting(method, args == null ? null : args.clone()));
-  }
-
-  private synchronized void forgetParameters() {
-    settings.removeIf(s -> s.method().getDeclaringClass() == PreparedStatement.class);
-  }
-
-  private synchronized List<Setting> settings() {
-    return List.copyOf(settings);
   }
 
   private Object result(Object value) {
@@ -171,7 +117,7 @@ final class StatementHandler implements InvocationHandler {
       synchronized (this) {
         owner = context;
       }
-      return ResultSetHandler.wrap(rs, self, () -> release(owner));
+      return ResultSetHandler.wrap(rs, self, owner, () -> release(owner));
     }
     return value;
   }
@@ -202,26 +148,10 @@ final class StatementHandler implements InvocationHandler {
   }
 
   private Object call(Method method, Object[] args) throws Throwable {
-    Statement target;
-    synchronized (this) {
-      target = calcite;
-    }
-    return invokeOn(target, method, args);
-  }
-
-  private static Object invokeOn(Object target, Method method, Object[] args) throws Throwable {
     try {
-      return method.invoke(target, args);
+      return method.invoke(calcite, args);
     } catch (InvocationTargetException e) {
       throw Errors.translate(e);
-    }
-  }
-
-  private static void closeQuietly(Statement statement) {
-    try {
-      statement.close();
-    } catch (SQLException e) {
-      // the replaced preparation holds nothing of ours any more: its context is closed
     }
   }
 }

@@ -36,8 +36,10 @@ import org.meterstore.query.internal.exec.PredTranslator;
  * SUM0} of counts and of {@code SUM0}s, {@code MIN} of minima, {@code MAX} of maxima.
  *
  * <p>A projection between the aggregate and the scan may make group keys of {@code FLOOR(column TO
- * YEAR|MONTH|DAY)} on dates and timestamps ({@code HOUR} too on timestamps; in UTC, as Calcite
- * evaluates it); aggregate arguments must be plain columns.
+ * YEAR|MONTH|DAY)} and {@code EXTRACT(YEAR|MONTH|DAY FROM column)} on dates and timestamps ({@code
+ * HOUR} too on timestamps; in UTC, as Calcite evaluates them); aggregate arguments must be plain
+ * columns. Both partial results are part of the plan whatever W is: each execution's W decides
+ * which rows each side reads.
  *
  * <p>It fires only when PostgreSQL computes exactly what Calcite would: one grouping set; {@code
  * SUM}, {@code COUNT}, {@code MIN}, {@code MAX} without {@code DISTINCT} or {@code FILTER}; no
@@ -73,8 +75,7 @@ final class AggregateRule extends RelRule<RuleConfig> {
     if (filter != null) {
       RexNode condition =
           RexUtil.expandSearch(scan.getCluster().getRexBuilder(), null, filter.getCondition());
-      PredTranslator translator =
-          new PredTranslator(scan.state.def(), scan.getCluster().getRexBuilder());
+      PredTranslator translator = new PredTranslator(scan.def, scan.getCluster().getRexBuilder());
       for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
         RexNode full = MeterRules.FilterRule.toFullRow(conjunct, scan);
         Pred pred = translator.translate(full).orElse(null);
@@ -90,7 +91,7 @@ final class AggregateRule extends RelRule<RuleConfig> {
     }
     MeterTableScan exact = scan.withFilters(conjuncts);
     TierRouting.Decision decision = TierRouting.decide(exact);
-    if (decision.partitions().isEmpty()) {
+    if (!decision.hot()) {
       return;
     }
     List<RelNode> parts = new ArrayList<>();
@@ -134,7 +135,7 @@ final class AggregateRule extends RelRule<RuleConfig> {
       int arg = -1;
       if (!c.getArgList().isEmpty()) {
         HotAggregate.Key k = keyOf(project, c.getArgList().get(0), scan);
-        if (k == null || k.truncation() != HotAggregate.Truncation.NONE) {
+        if (k == null || k.function() != HotAggregate.KeyFunction.NONE) {
           return null;
         }
         arg = k.column();
@@ -174,41 +175,64 @@ final class AggregateRule extends RelRule<RuleConfig> {
   /** Aggregate input field {@code index} as a key, or null when it is not one. */
   private static HotAggregate.Key keyOf(LogicalProject project, int index, MeterTableScan scan) {
     return project == null
-        ? new HotAggregate.Key(scan.projects[index], HotAggregate.Truncation.NONE)
+        ? new HotAggregate.Key(scan.projects[index], HotAggregate.KeyFunction.NONE)
         : key(project.getProjects().get(index), scan);
   }
 
-  /** A column of {@code scan}, plain or truncated by {@code FLOOR(… TO unit)}, or null. */
+  /**
+   * A column of {@code scan}, plain, truncated by {@code FLOOR(… TO unit)} or a field of it by
+   * {@code EXTRACT(unit FROM …)}, or null.
+   */
   private static HotAggregate.Key key(RexNode e, MeterTableScan scan) {
     if (e instanceof RexInputRef ref) {
-      return new HotAggregate.Key(scan.projects[ref.getIndex()], HotAggregate.Truncation.NONE);
+      return new HotAggregate.Key(scan.projects[ref.getIndex()], HotAggregate.KeyFunction.NONE);
     }
-    if (e.getKind() != SqlKind.FLOOR || !(e instanceof RexCall call)) {
+    if (!(e instanceof RexCall call) || call.getOperands().size() != 2) {
       return null;
     }
-    if (call.getOperands().size() != 2
-        || !(call.getOperands().get(0) instanceof RexInputRef ref)
-        || !(call.getOperands().get(1) instanceof RexLiteral unit)) {
+    boolean extract = e.getKind() == SqlKind.EXTRACT;
+    if (!extract && e.getKind() != SqlKind.FLOOR) {
+      return null;
+    }
+    RexNode operand = call.getOperands().get(extract ? 1 : 0);
+    RexNode flag = call.getOperands().get(extract ? 0 : 1);
+    if (!(operand instanceof RexInputRef ref) || !(flag instanceof RexLiteral unit)) {
       return null;
     }
     int column = scan.projects[ref.getIndex()];
     ColumnType type = type(scan, column);
-    TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
-    HotAggregate.Truncation t;
-    if (range == TimeUnitRange.YEAR) {
-      t = HotAggregate.Truncation.YEAR;
-    } else if (range == TimeUnitRange.MONTH) {
-      t = HotAggregate.Truncation.MONTH;
-    } else if (range == TimeUnitRange.DAY) {
-      t = HotAggregate.Truncation.DAY;
-    } else if (range == TimeUnitRange.HOUR && type == ColumnType.TIMESTAMPTZ) {
-      t = HotAggregate.Truncation.HOUR;
-    } else {
+    if (type != ColumnType.DATE && type != ColumnType.TIMESTAMPTZ) {
       return null;
     }
-    return type == ColumnType.DATE || type == ColumnType.TIMESTAMPTZ
-        ? new HotAggregate.Key(column, t)
-        : null;
+    HotAggregate.KeyFunction f = function(unit.getValueAs(TimeUnitRange.class), extract);
+    if (f == null || (f.unit.equals("hour") && type != ColumnType.TIMESTAMPTZ)) {
+      return null;
+    }
+    return new HotAggregate.Key(column, f);
+  }
+
+  private static HotAggregate.KeyFunction function(TimeUnitRange range, boolean extract) {
+    if (range == null) {
+      return null;
+    }
+    switch (range) {
+      case YEAR:
+        return extract
+            ? HotAggregate.KeyFunction.EXTRACT_YEAR
+            : HotAggregate.KeyFunction.FLOOR_YEAR;
+      case MONTH:
+        return extract
+            ? HotAggregate.KeyFunction.EXTRACT_MONTH
+            : HotAggregate.KeyFunction.FLOOR_MONTH;
+      case DAY:
+        return extract ? HotAggregate.KeyFunction.EXTRACT_DAY : HotAggregate.KeyFunction.FLOOR_DAY;
+      case HOUR:
+        return extract
+            ? HotAggregate.KeyFunction.EXTRACT_HOUR
+            : HotAggregate.KeyFunction.FLOOR_HOUR;
+      default:
+        return null;
+    }
   }
 
   /** The final aggregate over the partial results in {@code input}, typed as {@code original}. */
@@ -262,6 +286,6 @@ final class AggregateRule extends RelRule<RuleConfig> {
   }
 
   private static ColumnType type(MeterTableScan scan, int storageIndex) {
-    return scan.state.def().columns().get(storageIndex).type();
+    return scan.def.columns().get(storageIndex).type();
   }
 }

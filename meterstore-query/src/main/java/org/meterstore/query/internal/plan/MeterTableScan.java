@@ -16,8 +16,9 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
-import org.meterstore.query.internal.exec.QueryContext;
-import org.meterstore.query.internal.exec.TableState;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.query.internal.exec.CatalogRuntime;
+import org.meterstore.query.mode.ReadMode;
 
 /**
  * The logical scan of a MeterStore relation before it is routed to a tier. {@link MeterRules} copy
@@ -29,8 +30,9 @@ import org.meterstore.query.internal.exec.TableState;
 public final class MeterTableScan extends TableScan {
   private static final double BASE_ROWS = 1e6;
 
-  final QueryContext query;
-  final TableState state;
+  final CatalogRuntime runtime;
+  final TableDefinition def;
+  final ReadMode mode;
   final boolean resolve;
   final List<RexNode> filters;
   final int[] projects;
@@ -44,26 +46,29 @@ public final class MeterTableScan extends TableScan {
   MeterTableScan(
       RelOptCluster cluster,
       RelOptTable table,
-      QueryContext query,
-      TableState state,
+      CatalogRuntime runtime,
+      TableDefinition def,
+      ReadMode mode,
       boolean resolve,
       List<RexNode> filters,
       int[] projects) {
-    this(cluster, table, query, state, resolve, filters, projects, false);
+    this(cluster, table, runtime, def, mode, resolve, filters, projects, false);
   }
 
   private MeterTableScan(
       RelOptCluster cluster,
       RelOptTable table,
-      QueryContext query,
-      TableState state,
+      CatalogRuntime runtime,
+      TableDefinition def,
+      ReadMode mode,
       boolean resolve,
       List<RexNode> filters,
       int[] projects,
       boolean coldOnly) {
     super(cluster, cluster.traitSetOf(Convention.NONE), List.of(), table);
-    this.query = query;
-    this.state = state;
+    this.runtime = runtime;
+    this.def = def;
+    this.mode = mode;
     this.resolve = resolve;
     this.filters = List.copyOf(filters);
     this.projects = projects == null ? identity(table.getRowType().getFieldCount()) : projects;
@@ -78,17 +83,17 @@ public final class MeterTableScan extends TableScan {
 
   MeterTableScan withFilters(List<RexNode> newFilters) {
     return new MeterTableScan(
-        getCluster(), getTable(), query, state, resolve, newFilters, projects, coldOnly);
+        getCluster(), getTable(), runtime, def, mode, resolve, newFilters, projects, coldOnly);
   }
 
   MeterTableScan withProjects(int[] newProjects) {
     return new MeterTableScan(
-        getCluster(), getTable(), query, state, resolve, filters, newProjects, coldOnly);
+        getCluster(), getTable(), runtime, def, mode, resolve, filters, newProjects, coldOnly);
   }
 
   MeterTableScan coldOnly() {
     return new MeterTableScan(
-        getCluster(), getTable(), query, state, resolve, filters, projects, true);
+        getCluster(), getTable(), runtime, def, mode, resolve, filters, projects, true);
   }
 
   @Override
@@ -111,7 +116,7 @@ public final class MeterTableScan extends TableScan {
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
-        .item("mode", state.mode().describe())
+        .item("mode", mode.describe())
         .item("resolve", resolve)
         .itemIf("filters", filters, !filters.isEmpty())
         .item("projects", Arrays.toString(projects))

@@ -11,13 +11,13 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.internal.exec.Columns;
 import org.meterstore.query.internal.exec.QueryContext;
 import org.meterstore.query.internal.exec.Session;
-import org.meterstore.query.internal.exec.TableState;
 import org.meterstore.query.mode.ReadMode;
 
 /**
  * The relation {@code T} (one row per reading, version-resolved over both tiers) or {@code
- * T_versions} (every stored version). Translating it resolves the table's state for the statement
- * (W, snapshot, partitions, pin) and yields a {@link MeterTableScan} for the rules to refine.
+ * T_versions} (every stored version). Translating it yields a {@link MeterTableScan} in the read
+ * mode of the statement (or of the table function that named it) for the rules to refine; the
+ * table's state (W, snapshot, partitions) is not read until an execution.
  */
 public final class ReadingsTable extends AbstractTable implements TranslatableTable {
   private final Session session;
@@ -42,10 +42,17 @@ public final class ReadingsTable extends AbstractTable implements TranslatableTa
 
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    QueryContext query = session.current();
+    QueryContext query = session.runtime().current();
     ReadMode effective = mode != null ? mode : query.defaultMode();
-    TableState state = query.state(def, effective);
+    query.planning(def.name());
     return new MeterTableScan(
-        context.getCluster(), relOptTable, query, state, !versions, List.of(), null);
+        context.getCluster(),
+        relOptTable,
+        session.runtime(),
+        def,
+        effective,
+        !versions,
+        List.of(),
+        null);
   }
 }

@@ -1,7 +1,6 @@
 package org.meterstore.query.internal.plan;
 
 import com.google.common.collect.ImmutableList;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +11,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
-import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.query.internal.exec.ColdSource;
 import org.meterstore.query.internal.exec.FromRange;
 import org.meterstore.query.internal.exec.FromRanges;
@@ -22,15 +20,16 @@ import org.meterstore.query.internal.exec.Pred;
 import org.meterstore.query.internal.exec.PredText;
 import org.meterstore.query.internal.exec.PredTranslator;
 import org.meterstore.query.internal.exec.ScanSpec;
-import org.meterstore.query.internal.exec.TableState;
+import org.meterstore.query.mode.ReadMode;
 
 /**
- * Routes a {@link MeterTableScan} by the {@code from} range its literal predicates allow (erring
- * wider; parameters count as unbounded here and are re-checked when the scan opens): hot only when
- * the range starts at or above the boundary W, cold only when it ends at or below it, both split at
- * W with {@code UNION ALL} otherwise — disjoint by construction, since a reading lives in exactly
- * one tier. A cold tier that could not be read at planning is not decided here: the cold scan fails
- * when it opens, if the range needs it.
+ * Routes a {@link MeterTableScan} to the tiers its read mode reads: the hot tier, the cold tier, or
+ * both with {@code UNION ALL}. Plans do not depend on W — a plan is cached and outlives many
+ * archival runs — so the split happens when the scan runs: each execution reads W once per table,
+ * the cold side returns the rows with {@code from < W} and the hot side those with {@code from >=
+ * W}, disjoint by construction since a reading lives in exactly one tier. A side whose range the
+ * execution's W excludes reads nothing. Only a {@code from} range that literal predicates make
+ * empty removes a side from the plan.
  */
 final class TierRouting {
   private TierRouting() {}
@@ -40,31 +39,31 @@ final class TierRouting {
    *
    * @param spec the scan as the plan fixed it
    * @param range the {@code from} range its literal predicates allow
-   * @param partitions the hot partitions to read; empty when the hot tier is not read
-   * @param cold whether the cold tier is read
+   * @param hot whether the plan has a hot side
+   * @param cold whether the plan has a cold side
    */
-  record Decision(ScanSpec spec, FromRange range, List<PartitionInfo> partitions, boolean cold) {}
+  record Decision(ScanSpec spec, FromRange range, boolean hot, boolean cold) {}
 
   static Decision decide(MeterTableScan scan) {
-    TableState state = scan.state;
-    PredTranslator translator = new PredTranslator(state.def(), scan.getCluster().getRexBuilder());
+    PredTranslator translator = new PredTranslator(scan.def, scan.getCluster().getRexBuilder());
     List<Pred> preds = new ArrayList<>();
     for (RexNode f : scan.filters) {
       Optional<Pred> p = translator.translate(f);
       p.ifPresent(preds::add);
     }
-    ScanSpec spec = new ScanSpec(state, scan.resolve, preds, scan.projects);
+    ScanSpec spec = new ScanSpec(scan.def, scan.mode, scan.resolve, preds, scan.projects);
     FromRange range = FromRanges.of(preds, spec.fromColumn(), null);
-    List<PartitionInfo> partitions =
-        !scan.coldOnly && state.needsHot(range) ? state.partitionsFor(range) : List.of();
-    return new Decision(spec, range, partitions, state.needsCold(range));
+    boolean readsHot = !scan.mode.kind().coldOnly();
+    boolean readsCold = scan.mode.kind() != ReadMode.Kind.OPERATIONAL;
+    return new Decision(
+        spec, range, readsHot && !scan.coldOnly && !range.isEmpty(), readsCold && !range.isEmpty());
   }
 
   static RelNode route(MeterTableScan scan) {
     Decision d = decide(scan);
     List<RelNode> tiers = new ArrayList<>();
-    if (!d.partitions().isEmpty()) {
-      tiers.add(hot(scan, d.spec(), d.partitions(), d.range()));
+    if (d.hot()) {
+      tiers.add(hot(scan, d.spec(), d.range()));
     }
     if (d.cold()) {
       tiers.add(cold(scan, d.spec(), d.range()));
@@ -84,70 +83,56 @@ final class TierRouting {
    */
   static RelNode hotAggregate(
       MeterTableScan scan, Decision d, HotAggregate aggregate, RelDataType rowType) {
-    HotSource source = new HotSource(scan.query.runtime(), d.spec(), d.partitions(), aggregate);
+    HotSource source = new HotSource(scan.runtime, d.spec(), aggregate);
     Map<String, Object> terms = common(scan, d.spec(), d.range());
     terms.put("columns", rowType.getFieldNames());
-    terms.put("partitions", partitionTerm(d.partitions()));
-    terms.put("sql", source.sql());
+    terms.put("aggregate", aggregate.describe(d.spec()));
     double rows = Math.max(1, rows(scan) / 10);
-    return new MeterScanRel(scan.getCluster(), rowType, "MeterHotAggregate", source, terms, rows);
-  }
-
-  private static String partitionTerm(List<PartitionInfo> partitions) {
-    return partitions.size()
-        + " ["
-        + partitions.get(0).name()
-        + ".."
-        + partitions.get(partitions.size() - 1).name()
-        + "]";
-  }
-
-  private static RelNode hot(
-      MeterTableScan scan, ScanSpec spec, List<PartitionInfo> partitions, FromRange range) {
-    HotSource source = new HotSource(scan.query.runtime(), spec, partitions);
-    Map<String, Object> terms = common(scan, spec, range);
-    terms.put("partitions", partitionTerm(partitions));
-    terms.put("sql", source.sql());
     return new MeterScanRel(
-        scan.getCluster(), scan.getRowType(), "MeterHotScan", source, terms, rows(scan));
+        scan.getCluster(),
+        rowType,
+        "MeterHotAggregate",
+        source,
+        terms,
+        rows,
+        scan.runtime,
+        d.spec());
+  }
+
+  private static RelNode hot(MeterTableScan scan, ScanSpec spec, FromRange range) {
+    HotSource source = new HotSource(scan.runtime, spec);
+    return new MeterScanRel(
+        scan.getCluster(),
+        scan.getRowType(),
+        "MeterHotScan",
+        source,
+        common(scan, spec, range),
+        rows(scan),
+        scan.runtime,
+        spec);
   }
 
   private static RelNode cold(MeterTableScan scan, ScanSpec spec, FromRange range) {
-    ColdSource source = new ColdSource(scan.query.runtime(), spec);
-    Map<String, Object> terms = common(scan, spec, range);
-    TableState state = spec.state();
-    terms.put("snapshot", state.coldFailure() != null ? "unreachable" : state.snapshotId());
-    terms.put("filter", source.plannedFilter());
-    if (spec.resolve()) {
-      terms.put(
-          "resolution",
-          (source.elided() ? "elided" : "row_number") + " (" + source.elisionReason() + ")");
-    }
+    ColdSource source = new ColdSource(scan.runtime, spec);
     return new MeterScanRel(
-        scan.getCluster(), scan.getRowType(), "MeterColdScan", source, terms, rows(scan));
+        scan.getCluster(),
+        scan.getRowType(),
+        "MeterColdScan",
+        source,
+        common(scan, spec, range),
+        rows(scan),
+        scan.runtime,
+        spec);
   }
 
   private static Map<String, Object> common(MeterTableScan scan, ScanSpec spec, FromRange range) {
     Map<String, Object> terms = new LinkedHashMap<>();
-    TableState state = spec.state();
-    terms.put("table", state.def().name() + (spec.resolve() ? "" : "_versions"));
-    terms.put("mode", state.mode().describe());
-    terms.put("watermark", watermark(state));
+    terms.put("table", spec.def().name() + (spec.resolve() ? "" : "_versions"));
+    terms.put("mode", spec.mode().describe());
     terms.put("range", range);
-    terms.put("preds", PredText.describe(spec.preds(), state.def()));
+    terms.put("preds", PredText.describe(spec.preds(), spec.def()));
     terms.put("columns", scan.getRowType().getFieldNames());
     return terms;
-  }
-
-  private static String watermark(TableState state) {
-    if (state.watermark() != null) {
-      return state.watermark().toString();
-    }
-    if (!state.readsCold()) {
-      return "not read";
-    }
-    Instant b = state.boundary();
-    return "unavailable (hot from " + (b.equals(Instant.MAX) ? "nothing" : b.toString()) + ")";
   }
 
   private static double rows(MeterTableScan scan) {
