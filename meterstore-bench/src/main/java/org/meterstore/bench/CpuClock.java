@@ -69,7 +69,11 @@ final class CpuClock {
     return new Usage(jvmSeconds(), postgresSeconds(), gcSeconds());
   }
 
-  private static double jvmSeconds() {
+  /**
+   * This process's CPU seconds alone, without scanning {@code /proc} for the server: for timing
+   * short work, where {@link #read()}'s own scan would count in the JVM's figure.
+   */
+  static double jvmSeconds() {
     return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
         ? os.getProcessCpuTime() / 1e9
         : Double.NaN;

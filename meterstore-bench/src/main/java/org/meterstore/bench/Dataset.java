@@ -5,12 +5,14 @@ import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Random;
+import java.util.function.Function;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.calendar.Resolution;
@@ -151,7 +153,44 @@ public record Dataset(
    */
   public Iterable<Object[]> rows(
       TableDefinition table, Instant now, Instant fromInclusive, Instant toExclusive) {
-    return () -> new RowIterator(table, now, fromInclusive, toExclusive);
+    return () -> new RowIterator(table, now, fromInclusive, toExclusive, Dataset::everyVersion);
+  }
+
+  /**
+   * The first delivery of every reading whose {@code from} lies in {@code [fromInclusive,
+   * toExclusive)} — no corrections, no redeliveries — each carrying one version per UTC month of
+   * its {@code from} (the month's end, as if the month had been migrated in one delivery), as
+   * {@link StoredRow} arrays of {@code table} accepted at {@code now}. The cold tier partitions by
+   * the UTC month of {@code from}, so each of its files then holds one version and files of
+   * different versions are disjoint in {@code from}: the shape merge elision recognises. The
+   * per-day versions of {@link #rows} would put some 30 versions into each month's file. Lazy and
+   * re-iterable like {@link #rows}; same values as the originals there.
+   */
+  public Iterable<Object[]> singleVersionRows(
+      TableDefinition table, Instant now, Instant fromInclusive, Instant toExclusive) {
+    return () -> new RowIterator(table, now, fromInclusive, toExclusive, Dataset::monthVersioned);
+  }
+
+  private static List<Reading> everyVersion(MeterDay md) {
+    List<Reading> all = new ArrayList<>(md.originals());
+    all.addAll(md.corrections());
+    return all;
+  }
+
+  private static List<Reading> monthVersioned(MeterDay md) {
+    return md.originals().stream()
+        .map(r -> r.toBuilder().version(VERSION.format(nextUtcMonth(r.from()))).build())
+        .toList();
+  }
+
+  /** The first instant of the UTC month after the one holding {@code t}. */
+  static Instant nextUtcMonth(Instant t) {
+    ZonedDateTime utc = t.atZone(ZoneOffset.UTC);
+    return utc.toLocalDate()
+        .withDayOfMonth(1)
+        .plusMonths(1)
+        .atStartOfDay(ZoneOffset.UTC)
+        .toInstant();
   }
 
   /** The number of rows {@link #rows} yields for the range (generates them). */
@@ -168,17 +207,24 @@ public record Dataset(
     private final Instant now;
     private final Instant from;
     private final Instant to;
+    private final Function<MeterDay, List<Reading>> versions;
     private LocalDate day;
     private final LocalDate lastDay;
     private int meter;
     private Iterator<Reading> current = List.<Reading>of().iterator();
     private Object[] next;
 
-    RowIterator(TableDefinition table, Instant now, Instant from, Instant to) {
+    RowIterator(
+        TableDefinition table,
+        Instant now,
+        Instant from,
+        Instant to,
+        Function<MeterDay, List<Reading>> versions) {
       this.table = table;
       this.now = now;
       this.from = from;
       this.to = to;
+      this.versions = versions;
       // a gas day starts at 06:00 local, a calendar day at 00:00: look one day either side
       LocalDate first = MeteringCalendar.localDay(from).minusDays(1);
       this.day = first.isBefore(firstDay) ? firstDay : first;
@@ -194,10 +240,7 @@ public record Dataset(
           if (!day.isBefore(lastDay)) {
             return;
           }
-          MeterDay md = meterDay(meter, day);
-          List<Reading> all = new ArrayList<>(md.originals());
-          all.addAll(md.corrections());
-          current = all.iterator();
+          current = versions.apply(meterDay(meter, day)).iterator();
           if (++meter == meters) {
             meter = 0;
             day = day.plusDays(1);

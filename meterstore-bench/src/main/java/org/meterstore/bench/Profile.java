@@ -17,6 +17,10 @@ import java.util.Properties;
  * @param hotMeters of those, the ones with a month in the hot tier
  * @param latencyBatches batches timed per latency phase
  * @param queryRuns timed repetitions per query (the median is reported), after one warm-up
+ * @param elidedMeters market locations of the single-version cold table that the elided cold scan
+ *     reads (the first {@code elidedMeters} of the year data set; at most {@code yearMeters})
+ * @param monthRuns timed runs of one location's month across W (p50 and p95 are reported), and
+ *     preparations per planning line
  * @param seed the data set seed
  */
 public record Profile(
@@ -27,14 +31,25 @@ public record Profile(
     int hotMeters,
     int latencyBatches,
     int queryRuns,
+    int elidedMeters,
+    int monthRuns,
     long seed) {
 
+  /** Checks that the elided table is a subset of the year's locations. */
+  public Profile {
+    if (elidedMeters < 1 || elidedMeters > yearMeters) {
+      throw new IllegalArgumentException(
+          "Invalid elidedMeters: " + elidedMeters + " (1.." + yearMeters + ", the year's)");
+    }
+  }
+
   /** Under five minutes on two shared cores. */
-  public static final Profile QUICK = new Profile("quick", 100, 1_000, 10, 2, 60, 3, 20261130L);
+  public static final Profile QUICK =
+      new Profile("quick", 100, 1_000, 10, 2, 60, 3, 10, 20, 20261130L);
 
   /** The sizes of issue #9. */
   public static final Profile FULL =
-      new Profile("full", 1_000, 55_000, 1_000, 25, 1_000, 5, 20261130L);
+      new Profile("full", 1_000, 55_000, 1_000, 25, 1_000, 5, 250, 50, 20261130L);
 
   /** The profile named {@code name}. */
   public static Profile named(String name) {
@@ -59,6 +74,8 @@ public record Profile(
         hotMeters,
         latencyBatches,
         queryRuns,
+        elidedMeters,
+        monthRuns,
         seed);
   }
 

@@ -26,6 +26,11 @@ final class Timing {
 
   /** The median of {@code runs} timings in seconds, after {@code warmUps} untimed runs. */
   static double medianSeconds(int warmUps, int runs, Work<?> work) throws Exception {
+    return percentile(samples(warmUps, runs, work), 50);
+  }
+
+  /** {@code runs} timings in seconds, in run order, after {@code warmUps} untimed runs. */
+  static List<Double> samples(int warmUps, int runs, Work<?> work) throws Exception {
     for (int i = 0; i < warmUps; i++) {
       work.run();
     }
@@ -33,7 +38,7 @@ final class Timing {
     for (int i = 0; i < runs; i++) {
       times.add(seconds(work));
     }
-    return percentile(times, 50);
+    return times;
   }
 
   /** The nearest-rank percentile {@code p} (0..100] of {@code values}. */

@@ -97,6 +97,45 @@ class DatasetTest {
   }
 
   @Test
+  void singleVersionRowsAreTheOriginalsWithOneVersionPerUtcMonth() {
+    Dataset d = new Dataset(10, LocalDate.of(2025, 3, 30), 4, 5, 0.5, 0.5, 9);
+    Instant from = Instant.parse("2025-03-30T00:00:00Z");
+    Instant to = Instant.parse("2025-04-03T00:00:00Z");
+    List<String> names = TABLE.columns().stream().map(c -> c.name()).toList();
+    int fromIndex = names.indexOf("from");
+    int versionIndex = names.indexOf("version");
+    int valueIndex = names.indexOf("value");
+    List<Object[]> single = new ArrayList<>();
+    d.singleVersionRows(TABLE, NOW, from, to).forEach(single::add);
+    List<Object> originalValues = new ArrayList<>();
+    for (int m = 0; m < d.meters(); m++) {
+      for (int day = 0; day < d.days(); day++) {
+        for (Reading r : d.meterDay(m, d.firstDay().plusDays(day)).originals()) {
+          if (!r.from().isBefore(from) && r.from().isBefore(to)) {
+            originalValues.add(r.value());
+          }
+        }
+      }
+    }
+    assertThat(single).hasSize(originalValues.size());
+    assertThat(single.stream().map(r -> r[valueIndex]).toList())
+        .containsExactlyInAnyOrderElementsOf(originalValues);
+    for (Object[] row : single) {
+      Instant f = (Instant) row[fromIndex];
+      String expected = f.isBefore(Instant.parse("2025-04-01T00:00:00Z")) ? "20250401" : "20250501";
+      assertThat(row[versionIndex].toString()).startsWith(expected);
+    }
+  }
+
+  @Test
+  void theNextUtcMonthStartsOnTheFirstAtMidnightUtc() {
+    assertThat(Dataset.nextUtcMonth(Instant.parse("2025-12-31T23:45:00Z")))
+        .isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
+    assertThat(Dataset.nextUtcMonth(Instant.parse("2025-03-01T00:00:00Z")))
+        .isEqualTo(Instant.parse("2025-04-01T00:00:00Z"));
+  }
+
+  @Test
   void refusesNonsense() {
     assertThatThrownBy(() -> new Dataset(0, LocalDate.of(2025, 1, 1), 1, 0, 0, 0, 1))
         .isInstanceOf(IllegalArgumentException.class);

@@ -56,6 +56,17 @@ class OptionsTest {
   }
 
   @Test
+  void theElidedScanReadsASubsetOfTheYearsLocations() {
+    assertThat(Profile.QUICK.elidedMeters()).isEqualTo(Profile.QUICK.yearMeters());
+    assertThat(Profile.FULL.elidedMeters()).isBetween(1, Profile.FULL.yearMeters());
+    assertThat(Profile.FULL.monthRuns()).isEqualTo(50);
+    assertThat(Profile.QUICK.monthRuns()).isEqualTo(20);
+    assertThatThrownBy(() -> new Profile("x", 1, 1, 10, 1, 1, 1, 11, 1, 1L))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid elidedMeters: 11 (1..10, the year's)");
+  }
+
+  @Test
   void refusesABaselineSwitchThatIsNeitherTrueNorFalse() {
     assertThatThrownBy(() -> ArchivalOptions.from(properties("bench.archival.baseline", "no")))
         .isInstanceOf(IllegalArgumentException.class)
