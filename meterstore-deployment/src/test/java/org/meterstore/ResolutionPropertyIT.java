@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -146,6 +148,57 @@ class ResolutionPropertyIT {
         BigDecimal actual = rs.getBigDecimal(1) == null ? BigDecimal.ZERO : rs.getBigDecimal(1);
         assertThat(actual).as("sum in [%s, %s)", a, b).isEqualByComparingTo(sum);
         assertThat(rs.getLong(2)).isEqualTo(expected.size());
+      }
+    }
+    assertGrouped(c, def, expected, a, b);
+  }
+
+  /**
+   * Per location and balancing month, sum and count: once in a form both tiers aggregate inside
+   * their scans, once with an expression argument that Calcite must aggregate over the rows the
+   * tiers return. Both must equal the reference to the last decimal.
+   */
+  private static void assertGrouped(
+      Connection c, TableDefinition def, List<StoredReading> expected, Instant a, Instant b)
+      throws Exception {
+    Map<String, BigDecimal[]> byGroup = new TreeMap<>();
+    for (StoredReading r : expected) {
+      String key = r.reading().maloId().value() + "|" + r.balancingDay().getMonthValue();
+      BigDecimal[] acc =
+          byGroup.computeIfAbsent(key, k -> new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO});
+      acc[0] = acc[0].add(r.reading().value());
+      acc[1] = acc[1].add(BigDecimal.ONE);
+    }
+    List<String> want = new ArrayList<>();
+    byGroup.forEach(
+        (k, v) -> want.add(k + "|" + v[0].stripTrailingZeros().toPlainString() + "|" + v[1]));
+    want.sort(null);
+    String where = a == null ? "" : " WHERE \"from\" >= ? AND \"from\" < ?";
+    for (String sum : List.of("sum(\"value\")", "sum(\"value\" * 1)")) {
+      String sql =
+          "SELECT malo_id, EXTRACT(MONTH FROM balancing_day), "
+              + sum
+              + ", count(*) FROM "
+              + def.name()
+              + where
+              + " GROUP BY malo_id, EXTRACT(MONTH FROM balancing_day)";
+      try (PreparedStatement s = c.prepareStatement(sql)) {
+        bind(s, a, b);
+        List<String> got = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            got.add(
+                rs.getString(1)
+                    + "|"
+                    + rs.getLong(2)
+                    + "|"
+                    + rs.getBigDecimal(3).stripTrailingZeros().toPlainString()
+                    + "|"
+                    + rs.getLong(4));
+          }
+        }
+        got.sort(null);
+        assertThat(got).as("%s in [%s, %s)", sum, a, b).isEqualTo(want);
       }
     }
   }
