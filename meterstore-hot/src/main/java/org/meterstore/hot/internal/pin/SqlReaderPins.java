@@ -12,7 +12,13 @@ import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.hot.pin.ReaderPins;
 
-/** Reader pins as rows of {@code <schema>.reader_pins}; every call is one short transaction. */
+/**
+ * Reader pins as rows of {@code <schema>.reader_pins}; every call is one short transaction. Pinning
+ * and releasing commit without waiting for the WAL flush ({@code synchronous_commit = off}): the
+ * row is visible to every archival run at once, which is all a pin is for, and a crash that loses
+ * it also ends the statement it protected. A query pins and releases at every execution, so the two
+ * flushes would otherwise be most of a short query's time.
+ */
 public final class SqlReaderPins implements ReaderPins {
   private final Database db;
 
@@ -39,6 +45,7 @@ public final class SqlReaderPins implements ReaderPins {
         db.transaction(
             () -> "Cannot pin " + table + " [" + from + ", " + to + ")",
             c -> {
+              asynchronousCommit(c);
               try (PreparedStatement s = c.prepareStatement(sql)) {
                 s.setString(1, table);
                 s.setTimestamp(2, Timestamp.from(from));
@@ -59,12 +66,19 @@ public final class SqlReaderPins implements ReaderPins {
     db.transaction(
         () -> "Cannot release reader pin " + id,
         c -> {
+          asynchronousCommit(c);
           try (PreparedStatement s =
               c.prepareStatement("DELETE FROM " + db.qualified("reader_pins") + " WHERE id = ?")) {
             s.setLong(1, id);
             return s.executeUpdate();
           }
         });
+  }
+
+  private static void asynchronousCommit(java.sql.Connection c) throws java.sql.SQLException {
+    try (java.sql.Statement s = c.createStatement()) {
+      s.execute("SET LOCAL synchronous_commit = off");
+    }
   }
 
   @Override
