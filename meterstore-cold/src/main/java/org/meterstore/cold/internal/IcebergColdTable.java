@@ -118,7 +118,7 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public SnapshotView view(SnapshotSelector selector) {
-    return IcebergSnapshotView.of(access.load(), definition.name(), selector);
+    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector);
   }
 
   @Override

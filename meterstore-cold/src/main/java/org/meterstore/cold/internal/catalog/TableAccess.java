@@ -4,6 +4,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
@@ -89,6 +90,27 @@ public final class TableAccess {
       }
     }
     return read.apply(reading);
+  }
+
+  /**
+   * The table as the catalog has it now, frozen: a table over the current metadata that is never
+   * refreshed (it commits nothing), made from the table {@link #read} keeps, so the metadata file
+   * is parsed again only when the catalog's pointer moved. For snapshot views, which read one
+   * pinned snapshot from many threads while later reads refresh the shared table.
+   *
+   * @throws MeterStoreException as {@link #load()}
+   */
+  public Table frozen() {
+    return read(
+        table -> {
+          if (table instanceof HasTableOperations h) {
+            TableOperations ops = h.operations();
+            return new BaseTable(
+                new StaticTableOperations(ops.current(), ops.io(), ops.locationProvider()),
+                table.name());
+          }
+          return loadRaw();
+        });
   }
 
   private Table loadRaw() {

@@ -59,7 +59,11 @@ public final class ColdSource implements ScanSource {
       return new MergeElision.Decision(false, "no snapshot");
     }
     Expression planFilter = new IcebergFilters(spec, null).and(exact(spec.below(), state));
-    return MergeElision.decide(state.coldSnapshot(), planFilter);
+    try {
+      return MergeElision.decide(state.coldSnapshot(), planFilter);
+    } catch (RuntimeException e) {
+      throw unreachable(e);
+    }
   }
 
   @Override
