@@ -1,0 +1,123 @@
+package org.meterstore.cold.scan;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Decimals stored as big-endian two's-complement bytes ({@code FIXED_LEN_BYTE_ARRAY}, as Iceberg
+ * writes {@code decimal(20,0)} in 9 bytes, or {@code BINARY}) read as unscaled longs; a value that
+ * does not fit a long is kept exactly as a {@link BigDecimal} in the vector's overflow array.
+ */
+final class BinaryDecimalDecoder extends ChunkDecoder {
+  private final int scale;
+  private Dictionary dictionary;
+  private long[] decodedLongs;
+  private BigDecimal[] decodedBig;
+  private long[] out = new long[0];
+  private BigDecimal[] overflow = new BigDecimal[0];
+  private boolean anyOverflow;
+
+  BinaryDecimalDecoder(ColumnDescriptor descriptor, int scale) {
+    super(descriptor);
+    this.scale = scale;
+  }
+
+  @Override
+  void startRowGroup(Dictionary dictionary) {
+    this.dictionary = dictionary;
+    this.decodedLongs = null;
+    this.decodedBig = null;
+    if (dictionary != null) {
+      int n = dictionary.getMaxId() + 1;
+      decodedLongs = new long[n];
+      decodedBig = new BigDecimal[n];
+      for (int i = 0; i < n; i++) {
+        byte[] bytes = dictionary.decodeToBinary(i).getBytesUnsafe();
+        if (fitsLong(bytes)) {
+          decodedLongs[i] = toLong(bytes);
+        } else {
+          decodedBig[i] = new BigDecimal(new BigInteger(bytes), scale);
+        }
+      }
+    }
+  }
+
+  @Override
+  Dictionary dictionary() {
+    return dictionary;
+  }
+
+  @Override
+  void ensure(int rows) {
+    if (out.length < rows) {
+      out = new long[rows];
+      overflow = new BigDecimal[rows];
+    }
+    if (anyOverflow) {
+      java.util.Arrays.fill(overflow, null);
+      anyOverflow = false;
+    }
+  }
+
+  @Override
+  void decode(int row) {
+    if (dictionaryPage) {
+      int id = values.readValueDictionaryId();
+      BigDecimal big = decodedBig[id];
+      if (big == null) {
+        out[row] = decodedLongs[id];
+      } else {
+        overflow[row] = big;
+        anyOverflow = true;
+      }
+      return;
+    }
+    Binary binary = values.readBytes();
+    byte[] bytes = binary.getBytesUnsafe();
+    if (fitsLong(bytes)) {
+      out[row] = toLong(bytes);
+    } else {
+      overflow[row] = new BigDecimal(new BigInteger(bytes), scale);
+      anyOverflow = true;
+    }
+  }
+
+  @Override
+  ColumnVector vector(boolean withNulls) {
+    return new LongVector(out, nullsOrNull(withNulls), anyOverflow ? overflow : null);
+  }
+
+  /**
+   * Whether the two's-complement {@code bytes} fit a long: every byte before the last eight
+   * sign-extends.
+   */
+  static boolean fitsLong(byte[] bytes) {
+    int extra = bytes.length - 8;
+    if (extra <= 0) {
+      return true;
+    }
+    byte sign = (byte) (bytes[extra] < 0 ? -1 : 0);
+    for (int i = 0; i < extra; i++) {
+      if (bytes[i] != sign) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The long of two's-complement {@code bytes} that {@link #fitsLong fit}. */
+  static long toLong(byte[] bytes) {
+    if (bytes.length == 0) {
+      return 0;
+    }
+    int start = Math.max(0, bytes.length - 8);
+    long v = bytes[start]; // sign-extended
+    for (int i = start + 1; i < bytes.length; i++) {
+      v = (v << 8) | (bytes[i] & 0xFF);
+    }
+    return v;
+  }
+}
