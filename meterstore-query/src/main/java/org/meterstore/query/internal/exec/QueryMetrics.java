@@ -15,11 +15,14 @@ import io.opentelemetry.api.metrics.Meter;
 public final class QueryMetrics {
   static final AttributeKey<String> TABLE = AttributeKey.stringKey("table");
   static final AttributeKey<String> TIER = AttributeKey.stringKey("tier");
+  static final AttributeKey<String> PATH = AttributeKey.stringKey("path");
+  static final AttributeKey<String> RESOLUTION = AttributeKey.stringKey("resolution");
 
   private final DoubleHistogram planDuration;
   private final DoubleHistogram scanDuration;
   private final LongCounter mergeElided;
   private final LongCounter elisionDecisions;
+  private final LongCounter coldRows;
 
   /** Instruments on {@code otel}'s meter {@code org.meterstore.query}. */
   public QueryMetrics(OpenTelemetry otel) {
@@ -48,6 +51,22 @@ public final class QueryMetrics {
             .setUnit("{scan}")
             .setDescription("Cold scans for which merge elision was decided (elided or not)")
             .build();
+    coldRows =
+        meter
+            .counterBuilder("meterstore.query.cold.rows")
+            .setUnit("{row}")
+            .setDescription(
+                "Cold rows read from storage, by path (columnar or records) and resolution (elided"
+                    + " or resolved)")
+            .build();
+  }
+
+  /**
+   * Records {@code rows} cold rows of {@code table} read through {@code path} ({@code columnar} or
+   * {@code records}) with {@code resolution} ({@code elided} or {@code resolved}).
+   */
+  public void coldRowsRead(String table, String path, String resolution, long rows) {
+    coldRows.add(rows, Attributes.of(TABLE, table, PATH, path, RESOLUTION, resolution));
   }
 
   /** Records the planning time of a statement that read {@code table}. */

@@ -1,0 +1,161 @@
+package org.meterstore.query.internal.cold;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.meterstore.api.table.ColumnType;
+import org.meterstore.cold.scan.ColumnBatch;
+import org.meterstore.cold.scan.IntVector;
+import org.meterstore.cold.scan.LongVector;
+import org.meterstore.cold.scan.TextDictionary;
+import org.meterstore.cold.scan.TextVector;
+import org.meterstore.query.internal.cold.ColdAggregation.KeyFunction;
+import org.meterstore.query.internal.cold.ColdAggregation.TimeUnit;
+
+/**
+ * One group key computed as a {@code long} per row: a text key as its dictionary id (strings are
+ * made once per group, by {@link #value}), a timestamp key in epoch milliseconds (floored), a date
+ * key in epoch days, an {@code EXTRACT} as its number, a decimal key unscaled (a value beyond a
+ * long gets an id of its own). Calendar fields are computed once per distinct day, since rows come
+ * sorted by time within a location. Not thread-safe.
+ */
+final class GroupKey {
+  static final long NULL = 1;
+  static final long BIG = 2;
+  private static final long DAY_MS = 86_400_000L;
+  private static final long HOUR_MS = 3_600_000L;
+
+  private final int position;
+  private final ColumnType type;
+  private final KeyFunction function;
+  private final TimeUnit unit;
+  private final int scale;
+  private final List<BigDecimal> bigs = new ArrayList<>();
+  private long cachedDay = Long.MIN_VALUE;
+  private long cachedValue;
+
+  GroupKey(int position, ColumnType type, KeyFunction function, TimeUnit unit, int scale) {
+    this.position = position;
+    this.type = type;
+    this.function = function;
+    this.unit = unit;
+    this.scale = scale;
+  }
+
+  int position() {
+    return position;
+  }
+
+  boolean isText() {
+    return type == ColumnType.TEXT;
+  }
+
+  /**
+   * The key of {@code row} into {@code out[0]}; returns the flags ({@link #NULL}, {@link #BIG}).
+   */
+  long encode(ColumnBatch batch, int row, long[] out, int at) {
+    var v = batch.column(position);
+    if (v.isNull(row)) {
+      out[at] = 0;
+      return NULL;
+    }
+    switch (type) {
+      case TEXT:
+        out[at] = ((TextVector) v).ids()[row];
+        return 0;
+      case DATE:
+        out[at] = date(((IntVector) v).values()[row]);
+        return 0;
+      case TIMESTAMPTZ:
+        out[at] = timestamp(Math.floorDiv(((LongVector) v).values()[row], 1000L));
+        return 0;
+      default:
+        LongVector l = (LongVector) v;
+        BigDecimal[] overflow = l.overflow();
+        if (overflow != null && overflow[row] != null) {
+          out[at] = bigs.size();
+          bigs.add(overflow[row]);
+          return BIG;
+        }
+        out[at] = l.values()[row];
+        return 0;
+    }
+  }
+
+  private long timestamp(long millis) {
+    if (function == KeyFunction.PLAIN) {
+      return millis;
+    }
+    if (unit == TimeUnit.HOUR) {
+      return function == KeyFunction.FLOOR
+          ? Math.floorDiv(millis, HOUR_MS) * HOUR_MS
+          : Math.floorMod(millis, DAY_MS) / HOUR_MS;
+    }
+    long day = Math.floorDiv(millis, DAY_MS);
+    long d = calendar(day);
+    return function == KeyFunction.FLOOR ? d * DAY_MS : d;
+  }
+
+  private long date(int day) {
+    if (function == KeyFunction.PLAIN) {
+      return day;
+    }
+    if (unit == TimeUnit.HOUR) {
+      return function == KeyFunction.FLOOR ? day : 0;
+    }
+    return calendar(day);
+  }
+
+  /** FLOOR: the epoch day the unit starts on; EXTRACT: the field. Cached per day. */
+  private long calendar(long day) {
+    if (day == cachedDay) {
+      return cachedValue;
+    }
+    LocalDate d = LocalDate.ofEpochDay(day);
+    long v;
+    if (function == KeyFunction.FLOOR) {
+      v =
+          switch (unit) {
+            case YEAR -> d.withDayOfYear(1).toEpochDay();
+            case MONTH -> d.withDayOfMonth(1).toEpochDay();
+            default -> day;
+          };
+    } else {
+      v =
+          switch (unit) {
+            case YEAR -> d.getYear();
+            case MONTH -> d.getMonthValue();
+            default -> d.getDayOfMonth();
+          };
+    }
+    cachedDay = day;
+    cachedValue = v;
+    return v;
+  }
+
+  /** The internal value of an encoded key, strings through {@code dictionary}. */
+  Object value(long encoded, long flags, TextDictionary dictionary) {
+    if ((flags & NULL) != 0) {
+      return null;
+    }
+    if ((flags & BIG) != 0) {
+      return bigs.get((int) encoded);
+    }
+    switch (type) {
+      case TEXT:
+        return dictionary.value((int) encoded);
+      case DATE:
+        return function == KeyFunction.EXTRACT ? (Object) encoded : (Object) (int) encoded;
+      case TIMESTAMPTZ:
+        return encoded;
+      default:
+        return BigDecimal.valueOf(encoded, scale);
+    }
+  }
+
+  /** Forgets the overflow keys of a flushed table. */
+  void clear() {
+    bigs.clear();
+  }
+}
