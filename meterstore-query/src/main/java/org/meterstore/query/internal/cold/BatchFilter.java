@@ -2,14 +2,13 @@ package org.meterstore.query.internal.cold;
 
 import java.math.BigDecimal;
 import java.util.List;
-import org.apache.calcite.DataContext;
 import org.meterstore.cold.scan.ColumnBatch;
-import org.meterstore.query.internal.exec.Pred;
 
 /**
- * {@link Pred}s evaluated on column batches with SQL's three-valued logic: a row passes only when
- * every predicate is true. Parameters are bound once, when the filter is made; a text comparison is
- * evaluated once per dictionary id, not once per row. Not thread-safe (one per worker).
+ * {@link ColdPred}s evaluated on column batches with SQL's three-valued logic: a row passes only
+ * when every predicate is true. Parameters are bound once, when the filter is made; a text
+ * comparison is evaluated once per dictionary id, not once per row. Not thread-safe (one per
+ * worker).
  */
 final class BatchFilter {
   static final byte FALSE = 0;
@@ -19,10 +18,10 @@ final class BatchFilter {
   private final FilterNode[] conjuncts;
   private byte[] scratch = new byte[0];
 
-  BatchFilter(List<Pred> preds, ScanColumns columns, DataContext root) {
+  BatchFilter(List<ColdPred> preds, ScanColumns columns) {
     conjuncts = new FilterNode[preds.size()];
     for (int i = 0; i < conjuncts.length; i++) {
-      conjuncts[i] = compile(preds.get(i), columns, root);
+      conjuncts[i] = compile(preds.get(i), columns);
     }
   }
 
@@ -51,18 +50,18 @@ final class BatchFilter {
     return n;
   }
 
-  private static FilterNode compile(Pred p, ScanColumns columns, DataContext root) {
-    if (p instanceof Pred.Cmp c) {
+  private static FilterNode compile(ColdPred p, ScanColumns columns) {
+    if (p instanceof ColdPred.Cmp c) {
       int position = columns.position(c.column());
-      Object value = c.value().value(root, columns.types[position]);
+      Object value = c.value();
       return FilterLeaf.compare(
           position, columns.types[position], columns.scale(position), c.op(), value);
     }
-    if (p instanceof Pred.IsNull n) {
+    if (p instanceof ColdPred.IsNull n) {
       return FilterLeaf.isNull(columns.position(n.column()), n.negated());
     }
-    if (p instanceof Pred.Not n) {
-      FilterNode inner = compile(n.part(), columns, root);
+    if (p instanceof ColdPred.Not n) {
+      FilterNode inner = compile(n.part(), columns);
       return (batch, sel, count, out) -> {
         inner.eval(batch, sel, count, out);
         for (int i = 0; i < count; i++) {
@@ -70,10 +69,9 @@ final class BatchFilter {
         }
       };
     }
-    boolean and = p instanceof Pred.And;
-    List<Pred> parts = and ? ((Pred.And) p).parts() : ((Pred.Or) p).parts();
-    FilterNode[] nodes =
-        parts.stream().map(x -> compile(x, columns, root)).toArray(FilterNode[]::new);
+    boolean and = p instanceof ColdPred.And;
+    List<ColdPred> parts = and ? ((ColdPred.And) p).parts() : ((ColdPred.Or) p).parts();
+    FilterNode[] nodes = parts.stream().map(x -> compile(x, columns)).toArray(FilterNode[]::new);
     return new FilterNode() {
       private byte[] part = new byte[0];
 
@@ -102,7 +100,7 @@ final class BatchFilter {
   }
 
   /** Whether {@code cmp} (a comparison's sign) satisfies {@code op}. */
-  static byte test(Pred.Op op, int cmp) {
+  static byte test(ColdPred.Op op, int cmp) {
     boolean r =
         switch (op) {
           case EQ -> cmp == 0;

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.scan.ColumnBatchReader;
-import org.meterstore.query.internal.exec.Pred;
-import org.meterstore.query.internal.exec.QueryMetrics;
 
 /**
  * Executes cold scans on a bounded pool: the files of one request are read in parallel, column
@@ -34,7 +32,7 @@ public final class ColdExecutor implements AutoCloseable {
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   private final int threads;
-  private final QueryMetrics metrics;
+  private final ColdMetrics metrics;
   private final ThreadPoolExecutor pool;
 
   /**
@@ -42,7 +40,7 @@ public final class ColdExecutor implements AutoCloseable {
    *     processors)
    * @param metrics where the rows read are recorded
    */
-  public ColdExecutor(int threads, QueryMetrics metrics) {
+  public ColdExecutor(int threads, ColdMetrics metrics) {
     if (threads < 1) {
       throw new IllegalArgumentException("Invalid threads: " + threads + " (at least 1)");
     }
@@ -187,10 +185,10 @@ public final class ColdExecutor implements AutoCloseable {
     for (int c : request.columns()) {
       needed.set(c);
     }
-    for (Pred p : request.before()) {
+    for (ColdPred p : request.before()) {
       needed.or(p.columns());
     }
-    for (Pred p : request.after()) {
+    for (ColdPred p : request.after()) {
       needed.or(p.columns());
     }
     ScanColumns columns = new ScanColumns(request.table(), needed, request.resolve());

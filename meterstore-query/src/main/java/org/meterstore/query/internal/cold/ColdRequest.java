@@ -1,11 +1,9 @@
 package org.meterstore.query.internal.cold;
 
 import java.util.List;
-import org.apache.calcite.DataContext;
 import org.apache.iceberg.expressions.Expression;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotView;
-import org.meterstore.query.internal.exec.Pred;
 
 /**
  * One cold scan for the {@link ColdExecutor}: which snapshot, which rows, which columns.
@@ -14,8 +12,7 @@ import org.meterstore.query.internal.exec.Pred;
  * file or row group it rules out holds no version of a selected key). {@code before} must hold
  * exactly on the rows that take part in resolution (the read mode's predicates, the boundary and
  * predicates over the merge key and {@code version_scope}); {@code after} must hold exactly on the
- * winners. Without resolution both lists apply to every row. Values are Calcite's internal values
- * ({@link Pred}); dynamic parameters are bound from {@code root} when the scan starts.
+ * winners. Without resolution both lists apply to every row. Values are bound ({@link ColdPred}).
  *
  * @param table the table
  * @param snapshot the pinned snapshot
@@ -24,17 +21,15 @@ import org.meterstore.query.internal.exec.Pred;
  * @param after predicates that hold after resolution
  * @param resolve whether to keep only the winning version of each merge key and scope
  * @param columns the storage-order indexes the caller reads from each row (others may be null)
- * @param root Calcite's data context for parameter values, or null
  */
 public record ColdRequest(
     TableDefinition table,
     SnapshotView snapshot,
     Expression filter,
-    List<Pred> before,
-    List<Pred> after,
+    List<ColdPred> before,
+    List<ColdPred> after,
     boolean resolve,
-    int[] columns,
-    DataContext root) {
+    int[] columns) {
 
   /** Copies the lists. */
   public ColdRequest {

@@ -14,7 +14,6 @@ import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextDictionary;
 import org.meterstore.cold.scan.TextVector;
-import org.meterstore.query.internal.exec.Pred;
 
 /**
  * Comparisons and null tests of one column on vectors. Timestamps compare as epoch milliseconds
@@ -33,7 +32,8 @@ final class FilterLeaf {
     };
   }
 
-  static FilterNode compare(int position, ColumnType type, int scale, Pred.Op op, Object value) {
+  static FilterNode compare(
+      int position, ColumnType type, int scale, ColdPred.Op op, Object value) {
     if (value == null) {
       return (batch, sel, n, out) -> Arrays.fill(out, 0, n, UNKNOWN);
     }
@@ -68,7 +68,7 @@ final class FilterLeaf {
     }
   }
 
-  private static FilterNode decimal(int position, int scale, Pred.Op op, BigDecimal literal) {
+  private static FilterNode decimal(int position, int scale, ColdPred.Op op, BigDecimal literal) {
     Long unscaled = unscaled(literal, scale);
     return (batch, sel, n, out) -> {
       LongVector v = (LongVector) batch.column(position);
@@ -97,7 +97,7 @@ final class FilterLeaf {
     }
   }
 
-  private static FilterNode text(int position, Pred.Op op, String literal) {
+  private static FilterNode text(int position, ColdPred.Op op, String literal) {
     return new FilterNode() {
       private TextDictionary dictionary;
       private byte[] byId = new byte[0];

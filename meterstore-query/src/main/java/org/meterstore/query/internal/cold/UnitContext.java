@@ -16,18 +16,18 @@ record UnitContext(ColdRequest request, ScanColumns columns, int batchRows) {
   }
 
   BatchFilter before() {
-    return new BatchFilter(request.before(), columns, request.root());
+    return new BatchFilter(request.before(), columns);
   }
 
   BatchFilter after() {
-    return new BatchFilter(request.after(), columns, request.root());
+    return new BatchFilter(request.after(), columns);
   }
 
   /** Both lists: for rows that take part in no resolution. */
   BatchFilter all() {
-    List<org.meterstore.query.internal.exec.Pred> both = new ArrayList<>(request.before());
+    List<ColdPred> both = new ArrayList<>(request.before());
     both.addAll(request.after());
-    return new BatchFilter(both, columns, request.root());
+    return new BatchFilter(both, columns);
   }
 
   static int[] identity(int[] sel, int n) {
