@@ -19,6 +19,9 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
   private long[] out = new long[0];
   private BigDecimal[] overflow = new BigDecimal[0];
   private boolean anyOverflow;
+  private Binary last;
+  private long lastLong;
+  private BigDecimal lastBig;
 
   BinaryDecimalDecoder(ColumnDescriptor descriptor, int scale) {
     super(descriptor);
@@ -30,6 +33,7 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
     this.dictionary = dictionary;
     this.decodedLongs = null;
     this.decodedBig = null;
+    this.last = null;
     if (dictionary != null) {
       int n = dictionary.getMaxId() + 1;
       decodedLongs = new long[n];
@@ -76,11 +80,20 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
       return;
     }
     Binary binary = values.readBytes();
-    byte[] bytes = binary.getBytesUnsafe();
+    // versions repeat from row to row: decode a value once per run of equal bytes
+    if (binary.equals(last) && lastBig == null) {
+      out[row] = lastLong;
+      return;
+    }
+    byte[] bytes = binary.getBytes();
+    last = Binary.fromConstantByteArray(bytes);
+    lastBig = null;
     if (fitsLong(bytes)) {
-      out[row] = toLong(bytes);
+      lastLong = toLong(bytes);
+      out[row] = lastLong;
     } else {
-      overflow[row] = new BigDecimal(new BigInteger(bytes), scale);
+      lastBig = new BigDecimal(new BigInteger(bytes), scale);
+      overflow[row] = lastBig;
       anyOverflow = true;
     }
   }

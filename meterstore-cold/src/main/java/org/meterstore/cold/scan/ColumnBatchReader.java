@@ -15,6 +15,7 @@ import org.apache.iceberg.parquet.ParquetMetricsRowGroupFilter;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.schema.MessageType;
@@ -103,7 +104,8 @@ public final class ColumnBatchReader implements AutoCloseable {
     }
     ParquetCodecFactory codecs = new ParquetCodecFactory(CONF, 0);
     ParquetReadOptions options =
-        ParquetReadOptions.builder()
+        // a plain configuration: a Hadoop one parses core-default.xml for every file opened
+        new ParquetReadOptions.Builder(new PlainParquetConfiguration())
             .withRange(start, start + length)
             .withCodecFactory(codecs)
             .useStatsFilter(false)

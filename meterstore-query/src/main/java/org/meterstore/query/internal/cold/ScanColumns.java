@@ -22,6 +22,9 @@ final class ScanColumns {
   final ColumnType[] types;
   private final int[] position;
 
+  /** Vector positions of the columns the caller needs, resolution aside. */
+  final int[] unresolved;
+
   /** Vector positions of the resolution group minus {@code malo_id} and {@code from}. */
   final int[] groupRest;
 
@@ -63,6 +66,16 @@ final class ScanColumns {
       rest.add(position(index(table, StandardColumn.VERSION_SCOPE.columnName())));
     }
     this.groupRest = rest.stream().mapToInt(Integer::intValue).toArray();
+    this.unresolved = needed.stream().map(this::position).toArray();
+  }
+
+  /** The names of the columns the caller needs, resolution aside, in vector order. */
+  List<String> unresolvedNames() {
+    List<String> out = new ArrayList<>();
+    for (int p : unresolved) {
+      out.add(names[p]);
+    }
+    return out;
   }
 
   /** The vector position of storage column {@code storageIndex}, or -1 when it is not read. */
