@@ -1,10 +1,15 @@
 package org.meterstore.cold.scan;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Decimals stored as big-endian two's-complement bytes ({@code FIXED_LEN_BYTE_ARRAY}, as Iceberg
@@ -19,13 +24,42 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
   private long[] out = new long[0];
   private BigDecimal[] overflow = new BigDecimal[0];
   private boolean anyOverflow;
-  private Binary last;
+  private byte[] last;
+  private final int fixedLength;
+  private ByteBuffer plain;
   private long lastLong;
   private BigDecimal lastBig;
 
   BinaryDecimalDecoder(ColumnDescriptor descriptor, int scale) {
     super(descriptor);
     this.scale = scale;
+    this.fixedLength =
+        descriptor.getPrimitiveType().getPrimitiveTypeName()
+                == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+            ? descriptor.getPrimitiveType().getTypeLength()
+            : -1;
+  }
+
+  @Override
+  boolean initPlain(Encoding encoding, ByteBufferInputStream in) throws IOException {
+    plain = null;
+    if (encoding != Encoding.PLAIN || fixedLength <= 0) {
+      return false;
+    }
+    plain = in.slice(in.available());
+    return true;
+  }
+
+  private static boolean same(ByteBuffer buffer, int at, byte[] bytes) {
+    if (buffer.limit() - at < bytes.length) {
+      return false;
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      if (buffer.get(at + i) != bytes[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -79,14 +113,22 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
       }
       return;
     }
-    Binary binary = values.readBytes();
-    // versions repeat from row to row: decode a value once per run of equal bytes
-    if (binary.equals(last) && lastBig == null) {
-      out[row] = lastLong;
-      return;
+    byte[] bytes;
+    if (plain != null) {
+      // versions repeat from row to row: decode a value once per run of equal bytes
+      int at = plain.position();
+      if (last != null && lastBig == null && same(plain, at, last)) {
+        plain.position(at + last.length);
+        out[row] = lastLong;
+        return;
+      }
+      bytes = new byte[fixedLength];
+      plain.get(bytes);
+    } else {
+      Binary binary = values.readBytes();
+      bytes = binary.getBytes();
     }
-    byte[] bytes = binary.getBytes();
-    last = Binary.fromConstantByteArray(bytes);
+    last = bytes;
     lastBig = null;
     if (fitsLong(bytes)) {
       lastLong = toLong(bytes);

@@ -136,11 +136,23 @@ abstract class ChunkDecoder {
   private void initValues(Encoding encoding, int count, ByteBufferInputStream in)
       throws IOException {
     dictionaryPage = encoding.usesDictionary();
+    if (!dictionaryPage && initPlain(encoding, in)) {
+      values = null;
+      return;
+    }
     values =
         dictionaryPage
             ? encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, dictionary())
             : encoding.getValuesReader(descriptor, ValuesType.VALUES);
     values.initFromPage(count, in);
+  }
+
+  /**
+   * Lets a subclass decode a page of {@code encoding} from {@code in} itself (then {@link #values}
+   * is null for that page); false to use Parquet's values reader.
+   */
+  boolean initPlain(Encoding encoding, ByteBufferInputStream in) throws IOException {
+    return false;
   }
 
   /** The current chunk's dictionary; only called for dictionary-encoded pages. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.cold.scan.ColumnBatch;
+import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextDictionary;
@@ -33,6 +34,10 @@ final class GroupKey {
   private final int scale;
   private final List<BigDecimal> bigs = new ArrayList<>();
   private long cachedDay = Long.MIN_VALUE;
+  private int[] ints;
+  private long[] longs;
+  private boolean[] nulls;
+  private BigDecimal[] overflow;
   private long cachedValue;
 
   GroupKey(int position, ColumnType type, KeyFunction function, TimeUnit unit, int scale) {
@@ -51,34 +56,49 @@ final class GroupKey {
     return type == ColumnType.TEXT;
   }
 
+  /** Takes the arrays of {@code batch}'s key column, for {@link #encode}. */
+  void bind(ColumnBatch batch) {
+    ColumnVector v = batch.column(position);
+    if (v instanceof TextVector t) {
+      ints = t.ids();
+      nulls = t.nulls();
+    } else if (v instanceof IntVector i) {
+      ints = i.values();
+      nulls = i.nulls();
+    } else {
+      LongVector l = (LongVector) v;
+      longs = l.values();
+      nulls = l.nulls();
+      overflow = l.overflow();
+    }
+  }
+
   /**
-   * The key of {@code row} into {@code out[0]}; returns the flags ({@link #NULL}, {@link #BIG}).
+   * The key of {@code row} of the bound batch into {@code out[at]}; returns the flags ({@link
+   * #NULL}, {@link #BIG}).
    */
-  long encode(ColumnBatch batch, int row, long[] out, int at) {
-    var v = batch.column(position);
-    if (v.isNull(row)) {
+  long encode(int row, long[] out, int at) {
+    if (nulls != null && nulls[row]) {
       out[at] = 0;
       return NULL;
     }
     switch (type) {
       case TEXT:
-        out[at] = ((TextVector) v).ids()[row];
+        out[at] = ints[row];
         return 0;
       case DATE:
-        out[at] = date(((IntVector) v).values()[row]);
+        out[at] = date(ints[row]);
         return 0;
       case TIMESTAMPTZ:
-        out[at] = timestamp(Math.floorDiv(((LongVector) v).values()[row], 1000L));
+        out[at] = timestamp(Math.floorDiv(longs[row], 1000L));
         return 0;
       default:
-        LongVector l = (LongVector) v;
-        BigDecimal[] overflow = l.overflow();
         if (overflow != null && overflow[row] != null) {
           out[at] = bigs.size();
           bigs.add(overflow[row]);
           return BIG;
         }
-        out[at] = l.values()[row];
+        out[at] = longs[row];
         return 0;
     }
   }

@@ -26,6 +26,9 @@ final class MergeCursor {
   private final TextDictionary[] mappedFrom;
   private final int[][] mapped;
   private ColumnBatch batch;
+  private ColumnVector[] vectors;
+  private TextVector maloVector;
+  private long[] fromValues;
   private int[] sel = new int[0];
   private int n;
   private int i;
@@ -62,11 +65,13 @@ final class MergeCursor {
       }
       n = before.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
       i = 0;
+      vectors = batch.columns().toArray(new ColumnVector[0]);
+      maloVector = (TextVector) vectors[columns.malo];
+      fromValues = ((LongVector) vectors[columns.from]).values();
     }
     int row = sel[i];
-    TextVector m = (TextVector) batch.column(columns.malo);
-    int id = map(columns.malo, m, row);
-    long f = ((LongVector) batch.column(columns.from)).values()[row];
+    int id = map(columns.malo, maloVector, row);
+    long f = fromValues[row];
     if (id != maloId) {
       String s = out.dictionary(columns.malo).value(id);
       if (malo != null && s.compareTo(malo) < 0) {
@@ -101,21 +106,29 @@ final class MergeCursor {
   void copyAndAdvance() {
     int row = sel[i++];
     int target = out.add();
-    for (int c = 0; c < columns.types.length; c++) {
-      ColumnVector v = batch.column(c);
-      if (v.isNull(row)) {
-        out.setNull(c, target);
-      } else if (v instanceof TextVector t) {
-        out.setTextId(c, target, map(c, t, row));
-      } else if (v instanceof IntVector iv) {
-        out.setInt(c, target, iv.values()[row]);
-      } else {
-        LongVector lv = (LongVector) v;
+    for (int c = 0; c < vectors.length; c++) {
+      ColumnVector v = vectors[c];
+      if (v instanceof TextVector t) {
+        if (t.nulls() != null && t.nulls()[row]) {
+          out.setNull(c, target);
+        } else {
+          out.setTextId(c, target, map(c, t, row));
+        }
+      } else if (v instanceof LongVector lv) {
         BigDecimal[] big = lv.overflow();
-        if (big != null && big[row] != null) {
+        if (lv.nulls() != null && lv.nulls()[row]) {
+          out.setNull(c, target);
+        } else if (big != null && big[row] != null) {
           out.setBig(c, target, big[row]);
         } else {
           out.setLong(c, target, lv.values()[row]);
+        }
+      } else {
+        IntVector iv = (IntVector) v;
+        if (iv.nulls() != null && iv.nulls()[row]) {
+          out.setNull(c, target);
+        } else {
+          out.setInt(c, target, iv.values()[row]);
         }
       }
     }

@@ -68,6 +68,7 @@ final class MergeUnit implements ScanUnit {
     private int runMalo = -1;
     private long runFrom;
     private boolean started;
+    private MergeCursor runnerUp;
 
     Run(List<MergeCursor> cursors, RowBuffer out, UnitContext context) {
       this.all = cursors;
@@ -86,8 +87,12 @@ final class MergeUnit implements ScanUnit {
         live.removeIf(c -> !c.load());
         started = true;
       }
+      MergeCursor c = null;
       while (!live.isEmpty()) {
-        MergeCursor c = smallest();
+        // the cursor just copied stays the smallest while it does not pass the runner-up
+        if (c == null || (runnerUp != null && compare(c, runnerUp) > 0)) {
+          c = smallest();
+        }
         if (c.maloId() != runMalo || c.from() != runFrom) {
           endRun();
           if (out.size() >= batchRows) {
@@ -108,6 +113,7 @@ final class MergeUnit implements ScanUnit {
         c.copyAndAdvance();
         if (!c.load()) {
           live.remove(c);
+          c = null;
         }
       }
       endRun();
@@ -115,19 +121,27 @@ final class MergeUnit implements ScanUnit {
       return false;
     }
 
+    /** The cursor at the smallest {@code (malo_id, from)}; sets {@link #runnerUp} to the next. */
     private MergeCursor smallest() {
       MergeCursor best = live.get(0);
+      MergeCursor second = null;
       for (int k = 1; k < live.size(); k++) {
         MergeCursor c = live.get(k);
-        int cmp =
-            c.maloId() == best.maloId()
-                ? Long.compare(c.from(), best.from())
-                : c.malo().compareTo(best.malo());
-        if (cmp < 0 || (cmp == 0 && c.from() < best.from())) {
+        if (compare(c, best) < 0) {
+          second = best;
           best = c;
+        } else if (second == null || compare(c, second) < 0) {
+          second = c;
         }
       }
+      runnerUp = second;
       return best;
+    }
+
+    private static int compare(MergeCursor a, MergeCursor b) {
+      return a.maloId() == b.maloId()
+          ? Long.compare(a.from(), b.from())
+          : a.malo().compareTo(b.malo());
     }
 
     private void endRun() {

@@ -33,6 +33,7 @@ final class PartialAggregate implements BatchSink {
   private final List<List<Object>> globalKeys = new ArrayList<>();
   private final long[] key;
   private int[] groups = new int[0];
+  private final long[] previous;
 
   PartialAggregate(ColdAggregation aggregation, ScanColumns columns) {
     List<ColdAggregation.Key> ks = aggregation.keys();
@@ -60,6 +61,7 @@ final class PartialAggregate implements BatchSink {
     }
     table = new GroupTable(keys.length + 1);
     key = new long[keys.length + 1];
+    previous = new long[keys.length + 1];
     dictionaries = new TextDictionary[keys.length];
   }
 
@@ -77,13 +79,15 @@ final class PartialAggregate implements BatchSink {
     if (groups.length < n) {
       groups = new int[Math.max(n, 1024)];
     }
+    for (GroupKey k : keys) {
+      k.bind(batch);
+    }
     int last = -1;
-    long[] previous = new long[key.length];
     for (int i = 0; i < n; i++) {
       int row = sel[i];
       long flags = 0;
       for (int k = 0; k < keys.length; k++) {
-        flags |= keys[k].encode(batch, row, key, k) << (2 * k);
+        flags |= keys[k].encode(row, key, k) << (2 * k);
       }
       key[keys.length] = flags;
       if (last < 0 || !Arrays.equals(key, previous)) {
