@@ -103,7 +103,7 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
   @Override
   void decode(int row) {
     if (dictionaryPage) {
-      int id = values.readValueDictionaryId();
+      int id = ids.next();
       BigDecimal big = decodedBig[id];
       if (big == null) {
         out[row] = decodedLongs[id];

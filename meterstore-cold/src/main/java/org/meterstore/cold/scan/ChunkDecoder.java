@@ -31,6 +31,10 @@ abstract class ChunkDecoder {
   ValuesReader values;
 
   boolean dictionaryPage;
+
+  /** The current page's dictionary ids when {@link #dictionaryPage}. */
+  final DictionaryIds ids = new DictionaryIds();
+
   boolean[] nulls;
   private boolean anyNull;
 
@@ -136,7 +140,12 @@ abstract class ChunkDecoder {
   private void initValues(Encoding encoding, int count, ByteBufferInputStream in)
       throws IOException {
     dictionaryPage = encoding.usesDictionary();
-    if (!dictionaryPage && initPlain(encoding, in)) {
+    if (dictionaryPage) {
+      values = null;
+      ids.decode(in, count);
+      return;
+    }
+    if (initPlain(encoding, in)) {
       values = null;
       return;
     }

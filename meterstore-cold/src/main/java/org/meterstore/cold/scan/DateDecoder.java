@@ -39,7 +39,7 @@ final class DateDecoder extends ChunkDecoder {
 
   @Override
   void decode(int row) {
-    out[row] = dictionaryPage ? decoded[values.readValueDictionaryId()] : values.readInteger();
+    out[row] = dictionaryPage ? decoded[ids.next()] : values.readInteger();
   }
 
   @Override

@@ -47,7 +47,7 @@ final class LongDecoder extends ChunkDecoder {
   @Override
   void decode(int row) {
     if (dictionaryPage) {
-      out[row] = decoded[values.readValueDictionaryId()];
+      out[row] = decoded[ids.next()];
     } else {
       out[row] = int32 ? values.readInteger() : values.readLong();
     }

@@ -37,10 +37,7 @@ final class TextDecoder extends ChunkDecoder {
 
   @Override
   void decode(int row) {
-    out[row] =
-        dictionaryPage
-            ? values.readValueDictionaryId()
-            : text.idOfPlain(values.readBytes().toStringUsingUTF8());
+    out[row] = dictionaryPage ? ids.next() : text.idOfPlain(values.readBytes().toStringUsingUTF8());
   }
 
   @Override

@@ -34,6 +34,7 @@ public final class ColdExecutor implements AutoCloseable {
   private final int threads;
   private final ColdMetrics metrics;
   private final ThreadPoolExecutor pool;
+  private final java.util.Set<Thread> workers = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * @param threads the most files read at once, at least 1 (the engine's default: available
@@ -56,6 +57,7 @@ public final class ColdExecutor implements AutoCloseable {
             r -> {
               Thread t = new Thread(r, "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
               t.setDaemon(true);
+              workers.add(t);
               return t;
             });
   }
@@ -221,6 +223,17 @@ public final class ColdExecutor implements AutoCloseable {
         pool.shutdownNow();
       }
     }
+    // a terminated pool's last workers may still be exiting: wait until they are gone
+    for (Thread t : workers) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    workers.clear();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -33,7 +33,8 @@ final class GroupKey {
   private final TimeUnit unit;
   private final int scale;
   private final List<BigDecimal> bigs = new ArrayList<>();
-  private long cachedDay = Long.MIN_VALUE;
+  private long spanStart = Long.MAX_VALUE;
+  private long spanEnd = Long.MIN_VALUE;
   private int[] ints;
   private long[] longs;
   private boolean[] nulls;
@@ -127,20 +128,30 @@ final class GroupKey {
     return calendar(day);
   }
 
-  /** FLOOR: the epoch day the unit starts on; EXTRACT: the field. Cached per day. */
+  /**
+   * FLOOR: the epoch day the unit starts on; EXTRACT: the field. Cached for the whole span of days
+   * that share the answer (a day, a month or a year), so a sorted run computes it once.
+   */
   private long calendar(long day) {
-    if (day == cachedDay) {
+    if (day >= spanStart && day < spanEnd) {
       return cachedValue;
     }
     LocalDate d = LocalDate.ofEpochDay(day);
+    LocalDate start =
+        switch (unit) {
+          case YEAR -> d.withDayOfYear(1);
+          case MONTH -> d.withDayOfMonth(1);
+          default -> d;
+        };
+    LocalDate end =
+        switch (unit) {
+          case YEAR -> start.plusYears(1);
+          case MONTH -> start.plusMonths(1);
+          default -> start.plusDays(1);
+        };
     long v;
     if (function == KeyFunction.FLOOR) {
-      v =
-          switch (unit) {
-            case YEAR -> d.withDayOfYear(1).toEpochDay();
-            case MONTH -> d.withDayOfMonth(1).toEpochDay();
-            default -> day;
-          };
+      v = start.toEpochDay();
     } else {
       v =
           switch (unit) {
@@ -149,7 +160,8 @@ final class GroupKey {
             default -> d.getDayOfMonth();
           };
     }
-    cachedDay = day;
+    spanStart = start.toEpochDay();
+    spanEnd = end.toEpochDay();
     cachedValue = v;
     return v;
   }
