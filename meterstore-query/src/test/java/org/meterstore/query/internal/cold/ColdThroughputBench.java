@@ -86,6 +86,12 @@ class ColdThroughputBench {
     ColdRequest request =
         new ColdRequest(
             def, view, Expressions.alwaysTrue(), List.of(), List.of(), true, new int[0]);
+    for (int i = 0; i < 5; i++) {
+      long t = System.nanoTime();
+      List<ScanUnit> units = ScanPlanner.plan(request);
+      System.out.printf(
+          "%s plan: %d units in %.1f ms%n", label, units.size(), (System.nanoTime() - t) / 1e6);
+    }
     for (int threads : new int[] {1, 2}) {
       try (ColdExecutor exec = new ColdExecutor(threads, ColdMetrics.NONE)) {
         long rows = 0;
