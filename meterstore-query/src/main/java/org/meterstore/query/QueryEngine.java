@@ -46,9 +46,9 @@ import org.meterstore.query.mode.ReadMode;
  * quoting=DOUBLE_QUOTE}); reserved words such as {@code "from"}, {@code "to"} and {@code "value"}
  * must be quoted. Timestamps are UTC ({@code TIMESTAMP(3)}), dates Europe/Berlin balancing dates.
  *
- * <p>Thread-safe; connections are independent. The catalog owns neither store: closing it closes
- * nothing but what it opened itself (nothing). Time comes from the injected clock only, used for
- * reader pins.
+ * <p>Thread-safe; connections are independent. The catalog owns neither store: closing it stops
+ * only what it made itself, the pool cold scans run on. Time comes from the injected clock only,
+ * used for reader pins.
  */
 public final class QueryEngine implements AutoCloseable {
   private static final SqlParser.Config PARSER =
@@ -146,9 +146,14 @@ public final class QueryEngine implements AutoCloseable {
     runtime.systemSnapshot().set(SystemTablesComputer.compute(runtime, schemaName, now));
   }
 
-  /** Nothing to close: connections are closed by their users and the stores by their owner. */
+  /**
+   * Stops the pool cold scans run on, waiting for running scans to end; no thread of the engine
+   * outlives it. Connections are closed by their users and the stores by their owner.
+   */
   @Override
-  public void close() {}
+  public void close() {
+    runtime.coldExecutor().close();
+  }
 
   /** Builds a {@link QueryEngine}. Not thread-safe. */
   public static final class Builder {
@@ -164,6 +169,7 @@ public final class QueryEngine implements AutoCloseable {
     private Duration pinTtl = Duration.ofHours(1);
     private String schemaName = "meterstore";
     private int planCacheSize = DEFAULT_PLAN_CACHE_SIZE;
+    private int coldReadThreads = Runtime.getRuntime().availableProcessors();
 
     private Builder() {}
 
@@ -221,6 +227,16 @@ public final class QueryEngine implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How many cold files the engine reads at once, over all statements (default: the available
+     * processors; at least 1). The threads ({@code meterstore-query-cold-N}, daemons) are made on
+     * the first cold scan and end with {@link QueryEngine#close()}.
+     */
+    public Builder coldReadThreads(int threads) {
+      this.coldReadThreads = threads;
+      return this;
+    }
+
     /** The schema name of the tables (default {@code meterstore}); not {@code system}. */
     public Builder schemaName(String name) {
       this.schemaName = name;
@@ -251,9 +267,19 @@ public final class QueryEngine implements AutoCloseable {
       if (planCacheSize < 0) {
         throw MeterStoreException.invalid("plan cache size", planCacheSize, "0 or more");
       }
+      if (coldReadThreads < 1) {
+        throw MeterStoreException.invalid("cold read threads", coldReadThreads, "1 or more");
+      }
       CatalogRuntime runtime =
           new CatalogRuntime(
-              tables, hot, hotDataSource, cold, clock, pinTtl, new QueryMetrics(openTelemetry));
+              tables,
+              hot,
+              hotDataSource,
+              cold,
+              clock,
+              pinTtl,
+              new QueryMetrics(openTelemetry),
+              coldReadThreads);
       return new QueryEngine(runtime, schemaName, planCacheSize);
     }
 

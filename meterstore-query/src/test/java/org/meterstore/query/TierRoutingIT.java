@@ -94,7 +94,7 @@ class TierRoutingIT {
     assertThat(plan)
         .contains("EnumerableUnion(all=[true])")
         .contains("MeterHotAggregate")
-        .contains("MeterColdScan")
+        .contains("MeterColdAggregate")
         .contains("watermark=[2026-01-02T00:00:00Z]")
         .contains("partitions=[1 [lastgang_2026_01_02_0000..lastgang_2026_01_02_0000]]")
         .contains("ref(name=\"from\") >= 1767268800000000");
@@ -115,7 +115,7 @@ class TierRoutingIT {
     String sql =
         "SELECT count(*) FROM lastgang WHERE \"from\" < TIMESTAMP '2026-01-01 06:00:00' OR"
             + " \"from\" >= TIMESTAMP '2026-01-03 18:00:00'";
-    assertThat(explain(c, sql)).contains("MeterHotAggregate").contains("MeterColdScan");
+    assertThat(explain(c, sql)).contains("MeterHotAggregate").contains("MeterColdAggregate");
     assertThat(scalar(c, sql)).isEqualTo(String.valueOf(2 * 6 + 2 * 6));
   }
 

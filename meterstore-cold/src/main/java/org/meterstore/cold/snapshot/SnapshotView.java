@@ -9,6 +9,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.cold.scan.ColumnBatchReader;
 
 /**
  * One snapshot of a cold table, chosen once by a {@link SnapshotSelector} and pinned by id: the
@@ -74,6 +75,27 @@ public interface SnapshotView {
    * @param columns the column names to read, in any order
    */
   CloseableIterable<Record> readRecords(Expression filter, Collection<String> columns);
+
+  /**
+   * Opens one planned task's data file for columnar reading through the table's own {@code FileIO}:
+   * {@code columns} (by name, in the order of the batches' vectors), the task's split, row groups
+   * skipped by the task's residual filter. The task's delete files are <em>not</em> applied: a
+   * caller reads a task with deletes through {@link #readRecords} instead.
+   *
+   * @param task a task planned by this view
+   * @param columns column names of {@link #schema()}
+   * @param batchRows the largest batch, at least 1
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} when the file cannot be opened
+   * @throws IllegalArgumentException for a task with delete files or an unknown column
+   */
+  ColumnBatchReader openBatches(FileScanTask task, List<String> columns, int batchRows);
+
+  /**
+   * Whether {@code task}'s data file declares the layout's sort order {@code (malo_id, from)}, so
+   * that all rows of one {@code (malo_id, from)} are adjacent in it and those runs ascend. False
+   * for a file written without a sort order (a foreign engine's compaction, say).
+   */
+  boolean sortedByLayout(FileScanTask task);
 
   /**
    * The data files of the pinned snapshot, in Iceberg's planning order (no particular order); empty

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -20,7 +21,9 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
+import org.meterstore.cold.scan.ColumnBatchReader;
 import org.meterstore.cold.snapshot.ColdDataFile;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
@@ -28,8 +31,8 @@ import org.meterstore.cold.snapshot.SnapshotView;
 /**
  * The {@link SnapshotView} over one loaded Iceberg table. The table object is never refreshed, so
  * the snapshot picked, its W and its schema are fixed when the view is made; every scan names the
- * pinned snapshot id explicitly. This is the seam a columnar reader replaces {@link #readRecords}
- * behind.
+ * pinned snapshot id explicitly. Columnar reads open each task's file through the table's own
+ * {@code FileIO} ({@link #openBatches}).
  */
 public final class IcebergSnapshotView implements SnapshotView {
   private final Table table;
@@ -140,6 +143,35 @@ public final class IcebergSnapshotView implements SnapshotView {
     } catch (RuntimeException e) {
       throw unreadable(e);
     }
+  }
+
+  @Override
+  public ColumnBatchReader openBatches(FileScanTask task, List<String> columns, int batchRows) {
+    if (!task.deletes().isEmpty()) {
+      throw new IllegalArgumentException(
+          "Invalid task: " + task.file().location() + " (has delete files; read it as records)");
+    }
+    try {
+      return ColumnBatchReader.open(
+          table.io().newInputFile(task.file().location(), task.file().fileSizeInBytes()),
+          schema,
+          columns,
+          task.residual(),
+          task.start(),
+          task.length(),
+          batchRows);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    }
+  }
+
+  @Override
+  public boolean sortedByLayout(FileScanTask task) {
+    Integer id = task.file().sortOrderId();
+    SortOrder order = id == null ? null : table.sortOrders().get(id);
+    return order != null && order.sameOrder(TableLayout.sortOrder(table.schema()));
   }
 
   @Override

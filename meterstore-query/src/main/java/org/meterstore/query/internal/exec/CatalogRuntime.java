@@ -14,11 +14,12 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
+import org.meterstore.query.internal.cold.ColdExecutor;
 
 /**
- * Everything a catalog's queries share: the table definitions, both stores, the clock and the
- * metrics. Cold tables are opened on first use and cached; a failure to open one is not cached, so
- * a query after the object store recovers succeeds. Thread-safe.
+ * Everything a catalog's queries share: the table definitions, both stores, the clock, the metrics
+ * and the pool cold scans run on. Cold tables are opened on first use and cached; a failure to open
+ * one is not cached, so a query after the object store recovers succeeds. Thread-safe.
  */
 public final class CatalogRuntime {
   private final Map<String, TableDefinition> tables;
@@ -31,6 +32,7 @@ public final class CatalogRuntime {
   private final Map<String, ColdTable> coldTables = new ConcurrentHashMap<>();
   private final AtomicReference<Object> systemSnapshot = new AtomicReference<>();
   private final ThreadLocal<QueryContext> current = new ThreadLocal<>();
+  private final ColdExecutor coldExecutor;
 
   /** The shared state of one catalog. */
   public CatalogRuntime(
@@ -40,7 +42,8 @@ public final class CatalogRuntime {
       ColdStore cold,
       InstantSource clock,
       Duration pinTtl,
-      QueryMetrics metrics) {
+      QueryMetrics metrics,
+      int coldReadThreads) {
     Map<String, TableDefinition> byName = new LinkedHashMap<>();
     tables.forEach(t -> byName.put(t.name(), t));
     this.tables = Map.copyOf(byName);
@@ -50,6 +53,15 @@ public final class CatalogRuntime {
     this.clock = clock;
     this.pinTtl = pinTtl;
     this.metrics = metrics;
+    this.coldExecutor = new ColdExecutor(coldReadThreads, metrics::coldRowsRead);
+  }
+
+  /**
+   * Where cold scans run: a pool of at most the configured number of threads, made on first use and
+   * closed with the engine.
+   */
+  public ColdExecutor coldExecutor() {
+    return coldExecutor;
   }
 
   /** The definitions by table name. */

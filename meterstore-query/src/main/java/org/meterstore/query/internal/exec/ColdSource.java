@@ -1,56 +1,48 @@
 package org.meterstore.query.internal.exec;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.TreeSet;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionField;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.table.ColumnSpec;
-import org.meterstore.api.table.ColumnType;
-import org.meterstore.api.table.StandardColumn;
-import org.meterstore.api.table.VersionOrder;
-import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.query.internal.cold.ColdAggregation;
+import org.meterstore.query.internal.cold.ColdPred;
+import org.meterstore.query.internal.cold.ColdRequest;
+import org.meterstore.query.internal.cold.ColdRows;
 
 /**
- * Reads one cold scan. Each execution binds it to the statement's state: the snapshot that
- * execution pinned, its W as the upper bound of {@code from}, merge elision decided from that
- * snapshot's files. The pushed predicates become an Iceberg filter (partition pruning, file and
- * row-group statistics), only the needed columns are read, and versions are resolved in memory
- * unless {@link MergeElision} proved it unnecessary. The predicates that must hold exactly (the
- * read mode's, the boundary) are re-checked on every row. Holds no state between executions.
+ * Reads one cold scan through the engine's {@link org.meterstore.query.internal.cold.ColdExecutor}
+ * — rows for Calcite, or, when {@code aggregation} is set, the partial aggregate computed inside
+ * the scan. Each execution binds it to the statement's state: the snapshot that execution pinned
+ * and its W as the upper bound of {@code from}. The pushed predicates become an Iceberg filter
+ * (partition pruning, file and row-group statistics); only the needed columns are read, in column
+ * batches; versions are resolved per month unless file statistics prove it unnecessary, file by
+ * file. The predicates that must hold exactly (the read mode's, the boundary) are checked on every
+ * row. Holds no state between executions.
  */
 public final class ColdSource implements ScanSource {
   private final CatalogRuntime runtime;
   private final ScanSpec spec;
+  private final ColdAggregation aggregation;
 
-  /** The cold scan of {@code spec}. */
+  /** The cold scan of {@code spec}, returning rows. */
   public ColdSource(CatalogRuntime runtime, ScanSpec spec) {
-    this.runtime = runtime;
-    this.spec = spec;
+    this(runtime, spec, null);
   }
 
-  /** Whether resolution may be skipped in {@code state}, and why. */
+  /** The cold scan of {@code spec}, returning the partial {@code aggregation} unless null. */
+  public ColdSource(CatalogRuntime runtime, ScanSpec spec, ColdAggregation aggregation) {
+    this.runtime = runtime;
+    this.spec = spec;
+    this.aggregation = aggregation;
+  }
+
+  /** Whether the scan as a whole may skip resolution in {@code state}, and why (plans, metric). */
   private MergeElision.Decision elision(TableState state) {
     if (!spec.resolve()) {
       return new MergeElision.Decision(true, "versions relation");
@@ -75,15 +67,18 @@ public final class ColdSource implements ScanSource {
       return terms;
     }
     terms.put("snapshot", state.coldFailure() != null ? "unreachable" : state.snapshotId());
-    MergeElision.Decision elision =
-        state.snapshotId() == null
-            ? new MergeElision.Decision(false, "no snapshot")
-            : elision(state);
-    terms.put("filter", new IcebergFilters(spec, null).and(pushed(state, elision)).toString());
+    if (state.coldFailure() != null) {
+      return terms;
+    }
+    terms.put("filter", new IcebergFilters(spec, null).and(pushed(state)).toString());
     if (spec.resolve()) {
+      MergeElision.Decision elision = elision(state);
       terms.put(
           "resolution",
-          (elision.elided() ? "elided" : "row_number") + " (" + elision.reason() + ")");
+          (elision.elided() ? "elided" : "resolved")
+              + " ("
+              + elision.reason()
+              + "); decided per file when read");
     }
     return terms;
   }
@@ -100,9 +95,13 @@ public final class ColdSource implements ScanSource {
     return out;
   }
 
-  /** What the Iceberg scan filters on: everything when no resolution happens in between. */
-  private List<Pred> pushed(TableState state, MergeElision.Decision elision) {
-    return exact(elision.elided() || !spec.resolve() ? spec.preds() : spec.below(), state);
+  /**
+   * What the Iceberg scan filters on: valid before resolution (a file or row group it rules out
+   * holds no version of a selected key), so only the predicates over the merge key and scope when
+   * versions are resolved.
+   */
+  private List<Pred> pushed(TableState state) {
+    return exact(spec.resolve() ? spec.below() : spec.preds(), state);
   }
 
   @Override
@@ -116,127 +115,64 @@ public final class ColdSource implements ScanSource {
     if (state.snapshotId() == null) {
       return RowEnumerable.empty();
     }
-    MergeElision.Decision elision = elision(state);
-    if (spec.resolve()) {
-      runtime.metrics().elisionDecided(state.def().name(), elision.elided());
+    ColdRequest request = request(root, state);
+    String table = state.def().name();
+    if (aggregation != null) {
+      return new RowEnumerable(
+          runtime.metrics(),
+          table,
+          "cold",
+          () -> new ListCursor(runtime.coldExecutor().aggregate(request, aggregation)));
     }
     return new RowEnumerable(
-        runtime.metrics(), state.def().name(), "cold", () -> open(root, state, elision));
-  }
-
-  private RowEnumerable.Cursor open(
-      DataContext root, TableState state, MergeElision.Decision elision) {
-    List<Pred> checked = pushed(state, elision);
-    Expression filter = new IcebergFilters(spec, root).and(checked);
-    BitSet needed = new BitSet();
-    for (int p : spec.projects()) {
-      needed.set(p);
-    }
-    checked.forEach(p -> needed.or(p.columns()));
-    boolean resolving = spec.resolve() && !elision.elided();
-    if (resolving) {
-      needed.or(spec.resolutionColumns());
-    }
-    int[] columns = needed.stream().toArray();
-    List<String> names = new ArrayList<>();
-    for (int c : columns) {
-      names.add(spec.name(c));
-    }
-    SnapshotView snapshot = state.coldSnapshot();
-    PredEval eval = new PredEval(spec, root);
-    if (!resolving) {
-      CloseableIterable<Record> records = read(snapshot, filter, names);
-      Iterator<Object[]> rows = new RecordRows(records.iterator(), columns, spec, eval, checked);
-      return new Cursor(records, rows, spec.projects());
-    }
-    // Versions of one merge key share its `from`, hence its month and its monthly partition: each
-    // month is resolved alone, so memory holds one month of the scan's rows, not the whole scan.
-    List<Expression> parts = monthParts(snapshot, filter);
-    Iterator<Object[]> rows =
-        new Iterator<>() {
-          private int part;
-          private Iterator<Object[]> current = Collections.emptyIterator();
-
-          @Override
-          public boolean hasNext() {
-            while (!current.hasNext() && part < parts.size()) {
-              try (CloseableIterable<Record> records = read(snapshot, parts.get(part++), names)) {
-                current =
-                    resolve(new RecordRows(records.iterator(), columns, spec, eval, checked))
-                        .iterator();
-              } catch (IOException e) {
-                throw unreachable(new UncheckedIOException(e));
-              }
-            }
-            return current.hasNext();
-          }
-
-          @Override
-          public Object[] next() {
-            if (!hasNext()) {
-              throw new NoSuchElementException();
-            }
-            return current.next();
-          }
-        };
-    return new Cursor(CloseableIterable.empty(), rows, spec.projects());
-  }
-
-  private CloseableIterable<Record> read(
-      SnapshotView snapshot, Expression filter, List<String> names) {
-    try {
-      return snapshot.readRecords(filter, names);
-    } catch (RuntimeException e) {
-      throw unreachable(e);
-    }
+        runtime.metrics(),
+        table,
+        "cold",
+        () -> new Cursor(runtime.coldExecutor().rows(request), spec.projects()));
   }
 
   /**
-   * {@code filter} split by the UTC months of the data files it selects: one filter per month, each
-   * also bounding {@code from} to that month. Just {@code filter} when a file's partition spec has
-   * no {@code month(from)} field (then the scan is resolved whole).
+   * The executor's request for this scan in {@code state} with {@code root}'s parameter values: the
+   * planning filter, the exact predicates before and after resolution, and the columns the plan
+   * returns.
    */
-  private List<Expression> monthParts(SnapshotView snapshot, Expression filter) {
-    String from = spec.name(spec.fromColumn());
-    int fromId = snapshot.schema().findField(from).fieldId();
-    TreeSet<Integer> months = new TreeSet<>();
-    try (CloseableIterable<FileScanTask> tasks = snapshot.planFiles(filter)) {
-      for (FileScanTask task : tasks) {
-        List<PartitionField> fields = task.spec().fields();
-        int position = -1;
-        for (int i = 0; i < fields.size(); i++) {
-          if (fields.get(i).sourceId() == fromId
-              && "month".equals(fields.get(i).transform().toString())) {
-            position = i;
-          }
-        }
-        Integer month = position < 0 ? null : task.file().partition().get(position, Integer.class);
-        if (month == null) {
-          return List.of(filter);
-        }
-        months.add(month);
-      }
-    } catch (IOException e) {
-      throw unreachable(new UncheckedIOException(e));
-    } catch (RuntimeException e) {
-      throw unreachable(e);
-    }
-    List<Expression> parts = new ArrayList<>();
-    LocalDate epoch = LocalDate.of(1970, 1, 1);
-    for (int month : months) {
-      long start = micros(epoch.plusMonths(month));
-      long end = micros(epoch.plusMonths(month + 1L));
-      parts.add(
-          Expressions.and(
-              filter,
-              Expressions.and(
-                  Expressions.greaterThanOrEqual(from, start), Expressions.lessThan(from, end))));
-    }
-    return parts;
+  private ColdRequest request(DataContext root, TableState state) {
+    List<Pred> before = exact(spec.resolve() ? spec.below() : spec.preds(), state);
+    List<Pred> after = spec.resolve() ? spec.above() : List.of();
+    return new ColdRequest(
+        spec.def(),
+        state.coldSnapshot(),
+        new IcebergFilters(spec, root).and(pushed(state)),
+        bind(before, root),
+        bind(after, root),
+        spec.resolve(),
+        spec.projects());
   }
 
-  private static long micros(LocalDate day) {
-    return day.atStartOfDay(ZoneOffset.UTC).toEpochSecond() * 1_000_000L;
+  private List<ColdPred> bind(List<Pred> preds, DataContext root) {
+    List<ColdPred> out = new ArrayList<>();
+    preds.forEach(p -> out.add(bind(p, root)));
+    return out;
+  }
+
+  /**
+   * {@code p} with its parameters' values from {@code root}, as Calcite's generated code has them.
+   */
+  private ColdPred bind(Pred p, DataContext root) {
+    if (p instanceof Pred.Cmp c) {
+      Object value = c.value().value(root, spec.type(c.column()));
+      return new ColdPred.Cmp(c.column(), ColdPred.Op.valueOf(c.op().name()), value);
+    }
+    if (p instanceof Pred.IsNull n) {
+      return new ColdPred.IsNull(n.column(), n.negated());
+    }
+    if (p instanceof Pred.Not n) {
+      return new ColdPred.Not(bind(n.part(), root));
+    }
+    if (p instanceof Pred.And a) {
+      return new ColdPred.And(bind(a.parts(), root));
+    }
+    return new ColdPred.Or(bind(((Pred.Or) p).parts(), root));
   }
 
   private MeterStoreException unreachable(RuntimeException e) {
@@ -247,98 +183,12 @@ public final class ColdSource implements ScanSource {
         ErrorKind.STORAGE, "Cannot read the cold tier of table " + spec.def().name() + ": " + e, e);
   }
 
-  private List<Object[]> resolve(Iterator<Object[]> rows) {
-    int[] group = spec.groupColumns().stream().toArray();
-    int version = spec.column(StandardColumn.VERSION);
-    int recordedAt = spec.column(StandardColumn.RECORDED_AT);
-    Map<List<Object>, Object[]> winners = new HashMap<>();
-    while (rows.hasNext()) {
-      Object[] row = rows.next();
-      List<Object> key = new ArrayList<>(group.length);
-      for (int g : group) {
-        key.add(row[g]);
-      }
-      winners.merge(key, row, (a, b) -> wins(b, a, version, recordedAt) ? b : a);
-    }
-    return new ArrayList<>(winners.values());
-  }
-
-  private static boolean wins(Object[] candidate, Object[] held, int version, int recordedAt) {
-    return VersionOrder.outranks(
-        (BigDecimal) candidate[version],
-        (Long) candidate[recordedAt],
-        (BigDecimal) held[version],
-        (Long) held[recordedAt]);
-  }
-
-  /** Iceberg records as full-width rows of internal values, filtered exactly. */
-  private final class RecordRows implements Iterator<Object[]> {
-    private final Iterator<Record> records;
-    private final int[] columns;
-    private final ScanSpec spec;
-    private final PredEval eval;
-    private final List<Pred> checked;
-    // resolved once: TableDefinition.columns() builds a new list on every call
-    private final int width;
-    private final String[] names;
-    private final ColumnType[] types;
-    private Object[] next;
-
-    RecordRows(
-        Iterator<Record> records, int[] columns, ScanSpec spec, PredEval eval, List<Pred> checked) {
-      this.records = records;
-      this.columns = columns;
-      this.spec = spec;
-      this.eval = eval;
-      this.checked = checked;
-      List<ColumnSpec> all = spec.def().columns();
-      this.width = all.size();
-      this.names = new String[width];
-      this.types = new ColumnType[width];
-      for (int c = 0; c < width; c++) {
-        names[c] = all.get(c).name();
-        types[c] = all.get(c).type();
-      }
-    }
-
-    @Override
-    public boolean hasNext() {
-      try {
-        while (next == null && records.hasNext()) {
-          Record r = records.next();
-          Object[] row = new Object[width];
-          for (int c : columns) {
-            row[c] = Columns.fromIceberg(r.getField(names[c]), types[c]);
-          }
-          if (eval.all(checked, row)) {
-            next = row;
-          }
-        }
-      } catch (RuntimeException e) {
-        throw unreachable(e);
-      }
-      return next != null;
-    }
-
-    @Override
-    public Object[] next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Object[] row = next;
-      next = null;
-      return row;
-    }
-  }
-
-  /** Projects full-width rows to the output columns; closing closes the Iceberg scan. */
+  /** Projects full-width rows to the output columns; closing stops the executor's workers. */
   private static final class Cursor implements RowEnumerable.Cursor {
-    private final CloseableIterable<Record> records;
-    private final Iterator<Object[]> rows;
+    private final ColdRows rows;
     private final int[] projects;
 
-    Cursor(CloseableIterable<Record> records, Iterator<Object[]> rows, int[] projects) {
-      this.records = records;
+    Cursor(ColdRows rows, int[] projects) {
       this.rows = rows;
       this.projects = projects;
     }
@@ -358,11 +208,25 @@ public final class ColdSource implements ScanSource {
 
     @Override
     public void close() {
-      try {
-        records.close();
-      } catch (IOException e) {
-        // the scan is over; nothing to recover
-      }
+      rows.close();
     }
+  }
+
+  /** The rows of a partial aggregate, computed already. */
+  private static final class ListCursor implements RowEnumerable.Cursor {
+    private final List<Object[]> rows;
+    private int next;
+
+    ListCursor(List<Object[]> rows) {
+      this.rows = rows;
+    }
+
+    @Override
+    public Object[] next() {
+      return next < rows.size() ? rows.get(next++) : null;
+    }
+
+    @Override
+    public void close() {}
   }
 }

@@ -16,11 +16,12 @@ public final class QueryMetrics {
   static final AttributeKey<String> TABLE = AttributeKey.stringKey("table");
   static final AttributeKey<String> TIER = AttributeKey.stringKey("tier");
   static final AttributeKey<String> PLAN_CACHE = AttributeKey.stringKey("plan_cache");
+  static final AttributeKey<String> PATH = AttributeKey.stringKey("path");
+  static final AttributeKey<String> RESOLUTION = AttributeKey.stringKey("resolution");
 
   private final DoubleHistogram planDuration;
   private final DoubleHistogram scanDuration;
-  private final LongCounter mergeElided;
-  private final LongCounter elisionDecisions;
+  private final LongCounter coldRows;
 
   /** Instruments on {@code otel}'s meter {@code org.meterstore.query}. */
   public QueryMetrics(OpenTelemetry otel) {
@@ -39,18 +40,22 @@ public final class QueryMetrics {
             .setUnit("s")
             .setDescription("Time from opening a tier scan until it is closed")
             .build();
-    mergeElided =
+    coldRows =
         meter
-            .counterBuilder("meterstore.query.merge_elided")
-            .setUnit("{scan}")
-            .setDescription("Cold scans that skipped version resolution")
+            .counterBuilder("meterstore.query.cold.rows")
+            .setUnit("{row}")
+            .setDescription(
+                "Cold rows read from storage, by path (columnar or records) and resolution (elided"
+                    + " or resolved)")
             .build();
-    elisionDecisions =
-        meter
-            .counterBuilder("meterstore.query.merge_elision_decisions")
-            .setUnit("{scan}")
-            .setDescription("Cold scans for which merge elision was decided (elided or not)")
-            .build();
+  }
+
+  /**
+   * Records {@code rows} cold rows of {@code table} read through {@code path} ({@code columnar} or
+   * {@code records}) with {@code resolution} ({@code elided} or {@code resolved}).
+   */
+  public void coldRowsRead(String table, String path, String resolution, long rows) {
+    coldRows.add(rows, Attributes.of(TABLE, table, PATH, path, RESOLUTION, resolution));
   }
 
   /**
@@ -64,14 +69,5 @@ public final class QueryMetrics {
   /** Records one finished scan of {@code tier} ({@code hot} or {@code cold}). */
   public void scanned(String table, String tier, long nanos) {
     scanDuration.record(nanos / 1e9, Attributes.of(TABLE, table, TIER, tier));
-  }
-
-  /** Records one elision decision for a cold scan of {@code table}. */
-  public void elisionDecided(String table, boolean elided) {
-    Attributes attributes = Attributes.of(TABLE, table);
-    elisionDecisions.add(1, attributes);
-    if (elided) {
-      mergeElided.add(1, attributes);
-    }
   }
 }

@@ -24,16 +24,19 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.query.internal.cold.ColdAggregation;
 import org.meterstore.query.internal.exec.HotAggregate;
 import org.meterstore.query.internal.exec.Pred;
 import org.meterstore.query.internal.exec.PredTranslator;
 
 /**
- * Runs an aggregation over the hot tier inside PostgreSQL. {@code Aggregate(Filter?(scan))} becomes
- * a final aggregate over {@code UNION ALL} of the hot partial result (a {@code GROUP BY} statement
- * in PostgreSQL over the resolved, filtered hot rows) and, when the range reaches below W, the same
- * aggregate over a cold-only scan. Partial results roll up exactly: {@code SUM} of sums, {@code
- * SUM0} of counts and of {@code SUM0}s, {@code MIN} of minima, {@code MAX} of maxima.
+ * Runs an aggregation inside both tiers' scans. {@code Aggregate(Filter?(scan))} becomes a final
+ * aggregate over {@code UNION ALL} of the hot partial result ({@code MeterHotAggregate}: a {@code
+ * GROUP BY} statement in PostgreSQL over the resolved, filtered hot rows) and the cold partial
+ * result ({@code MeterColdAggregate}: computed by the columnar cold executor over the resolved,
+ * filtered cold rows); where the cold executor cannot compute it, Calcite aggregates the rows of a
+ * cold-only scan instead. Partial results roll up exactly: {@code SUM} of sums, {@code SUM0} of
+ * counts and of {@code SUM0}s, {@code MIN} of minima, {@code MAX} of maxima.
  *
  * <p>A projection between the aggregate and the scan may make group keys of {@code FLOOR(column TO
  * YEAR|MONTH|DAY)} and {@code EXTRACT(YEAR|MONTH|DAY FROM column)} on dates and timestamps ({@code
@@ -91,15 +94,24 @@ final class AggregateRule extends RelRule<RuleConfig> {
     }
     MeterTableScan exact = scan.withFilters(conjuncts);
     TierRouting.Decision decision = TierRouting.decide(exact);
-    if (!decision.hot()) {
+    ColdAggregation cold = decision.cold() ? ColdAggregations.of(hot, exact.def) : null;
+    if (!decision.hot() && cold == null) {
       return;
     }
     List<RelNode> parts = new ArrayList<>();
-    parts.add(TierRouting.hotAggregate(exact, decision, hot, aggregate.getRowType()));
-    if (decision.cold()) {
-      MeterTableScan cold = exact.coldOnly();
+    if (decision.hot()) {
+      parts.add(TierRouting.hotAggregate(exact, decision, hot, aggregate.getRowType()));
+    }
+    if (cold != null) {
+      parts.add(
+          TierRouting.coldAggregate(
+              exact, decision, cold, hot.describe(decision.spec()), aggregate.getRowType()));
+    } else if (decision.cold()) {
+      MeterTableScan coldScan = exact.coldOnly();
       RelNode input =
-          filter == null ? cold : filter.copy(filter.getTraitSet(), cold, filter.getCondition());
+          filter == null
+              ? coldScan
+              : filter.copy(filter.getTraitSet(), coldScan, filter.getCondition());
       if (project != null) {
         input = project.copy(project.getTraitSet(), List.of(input));
       }

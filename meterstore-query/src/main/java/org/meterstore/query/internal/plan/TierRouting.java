@@ -11,6 +11,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
+import org.meterstore.query.internal.cold.ColdAggregation;
 import org.meterstore.query.internal.exec.ColdSource;
 import org.meterstore.query.internal.exec.FromRange;
 import org.meterstore.query.internal.exec.FromRanges;
@@ -92,6 +93,32 @@ final class TierRouting {
         scan.getCluster(),
         rowType,
         "MeterHotAggregate",
+        source,
+        terms,
+        rows,
+        scan.runtime,
+        d.spec());
+  }
+
+  /**
+   * The cold half of an aggregation, computed inside the cold scan of {@code d} ({@code
+   * description} is the aggregate as plans show it); its row type is {@code rowType}.
+   */
+  static RelNode coldAggregate(
+      MeterTableScan scan,
+      Decision d,
+      ColdAggregation aggregation,
+      String description,
+      RelDataType rowType) {
+    ColdSource source = new ColdSource(scan.runtime, d.spec(), aggregation);
+    Map<String, Object> terms = common(scan, d.spec(), d.range());
+    terms.put("columns", rowType.getFieldNames());
+    terms.put("aggregate", description);
+    double rows = Math.max(1, rows(scan) / 10);
+    return new MeterScanRel(
+        scan.getCluster(),
+        rowType,
+        "MeterColdAggregate",
         source,
         terms,
         rows,

@@ -1,0 +1,173 @@
+package org.meterstore.cold.scan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+
+/**
+ * Decodes one column chunk (one column of one row group) page by page into a vector, a batch at a
+ * time. Subclasses decode the values of one physical type; this class walks the pages, the
+ * definition levels and the dictionary. The vector's arrays are reused from batch to batch, which
+ * is why a batch is valid only until the next one is read.
+ */
+abstract class ChunkDecoder {
+  final ColumnDescriptor descriptor;
+  final int maxDefinition;
+  private PageReader pages;
+  private Levels levels = Levels.NONE;
+  private int left;
+
+  /** The current page's values; a dictionary-based reader when {@link #dictionaryPage}. */
+  ValuesReader values;
+
+  boolean dictionaryPage;
+
+  /** The current page's dictionary ids when {@link #dictionaryPage}. */
+  final DictionaryIds ids = new DictionaryIds();
+
+  boolean[] nulls;
+  private boolean anyNull;
+
+  ChunkDecoder(ColumnDescriptor descriptor) {
+    this.descriptor = descriptor;
+    this.maxDefinition = descriptor.getMaxDefinitionLevel();
+  }
+
+  /** Starts a new row group's chunk; reads its dictionary page if there is one. */
+  final void start(PageReader chunk) {
+    this.pages = chunk;
+    this.left = 0;
+    try {
+      DictionaryPage page = chunk.readDictionaryPage();
+      Dictionary dictionary =
+          page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+      startRowGroup(dictionary);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A new row group begins; {@code dictionary} is its chunk's dictionary or null. */
+  abstract void startRowGroup(Dictionary dictionary);
+
+  /** Makes sure the vector's arrays hold {@code rows} rows. */
+  abstract void ensure(int rows);
+
+  /** Decodes the present value of row {@code row} from {@link #values}. */
+  abstract void decode(int row);
+
+  /** The vector of the rows decoded by the last {@link #read}. */
+  abstract ColumnVector vector(boolean withNulls);
+
+  /** Decodes the next {@code rows} rows of the chunk. */
+  final ColumnVector read(int rows) {
+    ensure(rows);
+    if (maxDefinition > 0 && (nulls == null || nulls.length < rows)) {
+      nulls = new boolean[Math.max(rows, 16)];
+    }
+    anyNull = false;
+    int row = 0;
+    while (row < rows) {
+      if (left == 0) {
+        nextPage();
+      }
+      int n = Math.min(left, rows - row);
+      if (maxDefinition == 0) {
+        for (int end = row + n; row < end; row++) {
+          decode(row);
+        }
+      } else {
+        for (int end = row + n; row < end; row++) {
+          boolean isNull = levels.next() < maxDefinition;
+          nulls[row] = isNull;
+          if (isNull) {
+            anyNull = true;
+          } else {
+            decode(row);
+          }
+        }
+      }
+      left -= n;
+    }
+    return vector(anyNull);
+  }
+
+  private void nextPage() {
+    DataPage page = pages.readPage();
+    if (page == null) {
+      throw new IllegalStateException("Parquet column chunk " + descriptor + " ended early");
+    }
+    try {
+      int count = page.getValueCount();
+      if (page instanceof DataPageV1 v1) {
+        ByteBufferInputStream in = v1.getBytes().toInputStream();
+        v1.getRlEncoding()
+            .getValuesReader(descriptor, ValuesType.REPETITION_LEVEL)
+            .initFromPage(count, in);
+        if (maxDefinition > 0) {
+          ValuesReader dl =
+              v1.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+          dl.initFromPage(count, in);
+          levels = Levels.of(dl);
+        } else {
+          v1.getDlEncoding()
+              .getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL)
+              .initFromPage(count, in);
+        }
+        initValues(v1.getValueEncoding(), count, in);
+      } else {
+        DataPageV2 v2 = (DataPageV2) page;
+        levels =
+            maxDefinition > 0 ? Levels.rle(maxDefinition, v2.getDefinitionLevels()) : Levels.NONE;
+        initValues(v2.getDataEncoding(), count, v2.getData().toInputStream());
+      }
+      left = count;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void initValues(Encoding encoding, int count, ByteBufferInputStream in)
+      throws IOException {
+    dictionaryPage = encoding.usesDictionary();
+    if (dictionaryPage) {
+      values = null;
+      ids.decode(in, count);
+      return;
+    }
+    if (initPlain(encoding, in)) {
+      values = null;
+      return;
+    }
+    values =
+        dictionaryPage
+            ? encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, dictionary())
+            : encoding.getValuesReader(descriptor, ValuesType.VALUES);
+    values.initFromPage(count, in);
+  }
+
+  /**
+   * Lets a subclass decode a page of {@code encoding} from {@code in} itself (then {@link #values}
+   * is null for that page); false to use Parquet's values reader.
+   */
+  boolean initPlain(Encoding encoding, ByteBufferInputStream in) throws IOException {
+    return false;
+  }
+
+  /** The current chunk's dictionary; only called for dictionary-encoded pages. */
+  abstract Dictionary dictionary();
+
+  final boolean[] nullsOrNull(boolean withNulls) {
+    return withNulls ? nulls : null;
+  }
+}

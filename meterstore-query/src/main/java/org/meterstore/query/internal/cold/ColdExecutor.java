@@ -1,0 +1,241 @@
+package org.meterstore.query.internal.cold;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.scan.ColumnBatchReader;
+
+/**
+ * Executes cold scans on a bounded pool: the files of one request are read in parallel, column
+ * batch by column batch, and either streamed as rows ({@link #rows}) or aggregated inside the scan
+ * ({@link #aggregate}). Versions are resolved per month where file statistics cannot rule a second
+ * version out ({@link ScanPlanner}); the rows read are recorded as {@code
+ * meterstore.query.cold.rows} by path and resolution.
+ *
+ * <p>The pool's threads ({@code meterstore-query-cold-N}, daemon) start with the first scan, at
+ * most {@code threads} of them. {@link #aggregate} returns once every worker of its request has
+ * ended; {@link ColdRows#close()} likewise. A failure of one worker stops the others and surfaces
+ * as {@link MeterStoreException} {@code STORAGE} (retryable). Thread-safe: scans may run
+ * concurrently. {@link #close()} refuses new scans, waits for running work to end and leaves no
+ * thread behind.
+ */
+public final class ColdExecutor implements AutoCloseable {
+  private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+
+  private final int threads;
+  private final ColdMetrics metrics;
+  private final ThreadPoolExecutor pool;
+  private final java.util.Set<Thread> workers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param threads the most files read at once, at least 1 (the engine's default: available
+   *     processors)
+   * @param metrics where the rows read are recorded
+   */
+  public ColdExecutor(int threads, ColdMetrics metrics) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("Invalid threads: " + threads + " (at least 1)");
+    }
+    this.threads = threads;
+    this.metrics = metrics;
+    this.pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
+              t.setDaemon(true);
+              workers.add(t);
+              return t;
+            });
+  }
+
+  /** The rows of {@code request}, streamed; close them. */
+  public ColdRows rows(ColdRequest request) {
+    UnitContext context = context(request, new BitSet());
+    List<ScanUnit> units = plan(request);
+    return new RowStream(
+        pool, context, units, threads, new UnitMetrics(metrics, request.table().name()));
+  }
+
+  /**
+   * The partial aggregate of {@code request}'s rows (see {@link ColdAggregation} for the values).
+   *
+   * @throws IllegalArgumentException when {@code aggregation} is not {@link
+   *     ColdAggregation#supportedOn supported} on the table
+   * @throws MeterStoreException {@code STORAGE} when the cold tier cannot be read
+   */
+  public List<Object[]> aggregate(ColdRequest request, ColdAggregation aggregation) {
+    if (!aggregation.supportedOn(request.table())) {
+      throw new IllegalArgumentException(
+          "Invalid aggregation: "
+              + aggregation
+              + " (not supported on "
+              + request.table().name()
+              + ")");
+    }
+    BitSet needed = new BitSet();
+    aggregation.keys().forEach(k -> needed.set(k.column()));
+    aggregation.calls().stream().filter(c -> c.column() >= 0).forEach(c -> needed.set(c.column()));
+    UnitContext context = context(request, needed);
+    List<ScanUnit> units = plan(request);
+    UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
+    AtomicBoolean cancelled = new AtomicBoolean();
+    List<Future<PartialAggregate>> futures = new ArrayList<>();
+    try {
+      for (ScanUnit unit : units) {
+        futures.add(
+            pool.submit(() -> aggregateUnit(unit, context, aggregation, cancelled, unitMetrics)));
+      }
+    } catch (RuntimeException e) {
+      cancelled.set(true);
+      join(futures);
+      throw storage(request, e);
+    }
+    PartialAggregate total = new PartialAggregate(aggregation, context.columns());
+    Throwable failure = null;
+    for (Future<PartialAggregate> f : futures) {
+      try {
+        PartialAggregate part = f.get();
+        if (failure == null) {
+          total.merge(part);
+        }
+      } catch (ExecutionException e) {
+        failure = failure == null ? e.getCause() : failure;
+        cancelled.set(true);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = failure == null ? e : failure;
+        cancelled.set(true);
+        join(futures);
+        break;
+      }
+    }
+    if (failure != null) {
+      throw storage(request, failure);
+    }
+    return total.result();
+  }
+
+  private static PartialAggregate aggregateUnit(
+      ScanUnit unit,
+      UnitContext context,
+      ColdAggregation aggregation,
+      AtomicBoolean cancelled,
+      UnitMetrics metrics) {
+    PartialAggregate partial = new PartialAggregate(aggregation, context.columns());
+    if (cancelled.get()) {
+      return partial;
+    }
+    try (UnitRun run = unit.open(context)) {
+      try {
+        while (!cancelled.get() && run.step(partial)) {
+          // one batch per step
+        }
+      } catch (RuntimeException e) {
+        cancelled.set(true);
+        throw e;
+      } finally {
+        metrics.record(unit, run.rowsRead());
+      }
+    }
+    return partial;
+  }
+
+  /** Waits for every future, ignoring their outcome (interrupts are kept for the caller). */
+  private static void join(List<? extends Future<?>> futures) {
+    boolean interrupted = Thread.interrupted();
+    for (Future<?> f : futures) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static List<ScanUnit> plan(ColdRequest request) {
+    try {
+      return ScanPlanner.plan(request);
+    } catch (RuntimeException e) {
+      throw storage(request, e);
+    }
+  }
+
+  private static UnitContext context(ColdRequest request, BitSet extra) {
+    BitSet needed = (BitSet) extra.clone();
+    for (int c : request.columns()) {
+      needed.set(c);
+    }
+    for (ColdPred p : request.before()) {
+      needed.or(p.columns());
+    }
+    for (ColdPred p : request.after()) {
+      needed.or(p.columns());
+    }
+    ScanColumns columns = new ScanColumns(request.table(), needed, request.resolve());
+    return new UnitContext(request, columns, ColumnBatchReader.DEFAULT_BATCH_ROWS);
+  }
+
+  /** A failure of a cold scan as the error callers see: storage, retryable, naming the table. */
+  static MeterStoreException storage(ColdRequest request, Throwable e) {
+    if (e instanceof MeterStoreException m) {
+      return m;
+    }
+    return new MeterStoreException(
+        ErrorKind.STORAGE,
+        "Cannot read the cold tier of table " + request.table().name() + ": " + e,
+        e);
+  }
+
+  /** Refuses new scans and waits for running ones to end; no pool thread is left afterwards. */
+  @Override
+  public void close() {
+    pool.shutdown();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+        pool.shutdownNow();
+      }
+    }
+    // a terminated pool's last workers may still be exiting: wait until they are gone
+    for (Thread t : workers) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    workers.clear();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

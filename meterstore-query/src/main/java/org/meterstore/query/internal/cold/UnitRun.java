@@ -1,0 +1,17 @@
+package org.meterstore.query.internal.cold;
+
+/**
+ * One unit of a cold scan being read, a step at a time, so that a worker can stop between batches
+ * (when Calcite reads rows more slowly than the files are decoded) without holding a pool thread.
+ * Not thread-safe: one thread at a time, steps in order.
+ */
+interface UnitRun extends AutoCloseable {
+  /** Reads about one batch and hands its qualifying rows to {@code sink}; false once done. */
+  boolean step(BatchSink sink);
+
+  /** The rows read from storage so far (before any predicate). */
+  long rowsRead();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,9 @@
+/**
+ * The cold executor (unsupported, may change): reads a pinned snapshot's files in column batches
+ * ({@link org.meterstore.cold.scan}), evaluates the pushed predicates on vectors, resolves versions
+ * per month by merging the files' {@code (malo_id, from)} runs (skipped per file where statistics
+ * prove one version), and either aggregates inside the scan or hands Calcite rows; files are read
+ * in parallel on the engine's bounded pool. Tasks with delete files are read as Iceberg records and
+ * fed to the same code.
+ */
+package org.meterstore.query.internal.cold;
