@@ -3,6 +3,10 @@ package org.meterstore;
 import static io.opentelemetry.api.OpenTelemetry.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -63,9 +67,14 @@ class ResolutionPropertyIT {
     Instant start = Instant.parse("2026-12-01T00:00:00Z");
     ReferenceModel reference = new ReferenceModel(def);
     AtomicReference<Instant> clock = new AtomicReference<>(start);
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+            .build();
     try (CatalogFixture d =
             new CatalogFixture(db, warehouse.resolve("w" + seed), Duration.ofSeconds(3), noop());
-        MeterCatalog catalog = MeterCatalog.of(d.hot, d.cold, List.of(def), noop(), clock::get)) {
+        MeterCatalog catalog = MeterCatalog.of(d.hot, d.cold, List.of(def), otel, clock::get)) {
       catalog.createTables(start);
       Workload workload = new Workload(3, firstDay, 5, 2, 0.06, 0.2, seed);
       List<Workload.Delivery> corrections = new ArrayList<>();
@@ -94,6 +103,9 @@ class ResolutionPropertyIT {
           assertRange(c, def, reference, a, b);
         }
       }
+      assertThat(coldRows(metrics, "columnar"))
+          .as("cold rows read through the column-batch reader")
+          .isPositive();
     }
   }
 
@@ -182,6 +194,10 @@ class ResolutionPropertyIT {
               + def.name()
               + where
               + " GROUP BY malo_id, EXTRACT(MONTH FROM balancing_day)";
+      assertThat(explain(c, sql))
+          .as("the plain sum is computed inside both scans, the expression by Calcite over rows")
+          .contains(sum.contains("*") ? "MeterColdScan" : "MeterColdAggregate")
+          .doesNotContain(sum.contains("*") ? "MeterColdAggregate" : "MeterColdScan");
       try (PreparedStatement s = c.prepareStatement(sql)) {
         bind(s, a, b);
         List<String> got = new ArrayList<>();
@@ -201,6 +217,26 @@ class ResolutionPropertyIT {
         assertThat(got).as("%s in [%s, %s)", sum, a, b).isEqualTo(want);
       }
     }
+  }
+
+  private static String explain(Connection c, String sql) throws Exception {
+    StringBuilder b = new StringBuilder();
+    try (java.sql.Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+      while (rs.next()) {
+        b.append(rs.getString(1));
+      }
+    }
+    return b.toString();
+  }
+
+  private static long coldRows(InMemoryMetricReader reader, String path) {
+    return reader.collectAllMetrics().stream()
+        .filter(m -> m.getName().equals("meterstore.query.cold.rows"))
+        .flatMap(m -> m.getLongSumData().getPoints().stream())
+        .filter(p -> path.equals(p.getAttributes().get(AttributeKey.stringKey("path"))))
+        .mapToLong(p -> p.getValue())
+        .sum();
   }
 
   private static void bind(PreparedStatement s, Instant a, Instant b) throws Exception {
