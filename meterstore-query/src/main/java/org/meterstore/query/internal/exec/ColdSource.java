@@ -14,6 +14,11 @@ import org.meterstore.query.internal.cold.ColdAggregation;
 import org.meterstore.query.internal.cold.ColdPred;
 import org.meterstore.query.internal.cold.ColdRequest;
 import org.meterstore.query.internal.cold.ColdRows;
+import org.meterstore.query.internal.predicate.FromRange;
+import org.meterstore.query.internal.predicate.FromRanges;
+import org.meterstore.query.internal.predicate.Pred;
+import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.TableState;
 
 /**
  * Reads one cold scan through the engine's {@link org.meterstore.query.internal.cold.ColdExecutor}

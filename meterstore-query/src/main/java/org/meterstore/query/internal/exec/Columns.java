@@ -64,24 +64,24 @@ public final class Columns {
 
   /** Reads one column of a result row as Calcite's internal value. */
   @FunctionalInterface
-  interface Reader {
+  public interface Reader {
     Object read(ResultSet rs, int index) throws SQLException;
   }
 
   /** Reads a {@code bigint} (a count) as a {@code Long}. */
-  static final Reader LONG =
+  public static final Reader LONG =
       (rs, index) -> {
         long v = rs.getLong(index);
         return rs.wasNull() ? null : v;
       };
 
   /** The reader of a column of {@code type}. */
-  static Reader reader(ColumnType type) {
+  public static Reader reader(ColumnType type) {
     return (rs, index) -> fromJdbc(rs, index, type);
   }
 
   /** The internal value of column {@code type} read from {@code rs} at {@code index}. */
-  static Object fromJdbc(ResultSet rs, int index, ColumnType type) throws SQLException {
+  public static Object fromJdbc(ResultSet rs, int index, ColumnType type) throws SQLException {
     switch (type) {
       case TIMESTAMPTZ:
         OffsetDateTime t = rs.getObject(index, OffsetDateTime.class);
@@ -98,7 +98,7 @@ public final class Columns {
   }
 
   /** The internal value of an Iceberg generic value of column {@code type}. */
-  static Object fromIceberg(Object value, ColumnType type) {
+  public static Object fromIceberg(Object value, ColumnType type) {
     if (value == null) {
       return null;
     }
@@ -115,7 +115,7 @@ public final class Columns {
   }
 
   /** The JDBC parameter value of an internal value of column {@code type}. */
-  static Object toJdbc(Object internal, ColumnType type) {
+  public static Object toJdbc(Object internal, ColumnType type) {
     if (internal == null) {
       return null;
     }

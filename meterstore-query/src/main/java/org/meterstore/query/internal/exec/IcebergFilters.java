@@ -6,6 +6,7 @@ import org.apache.calcite.DataContext;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.query.internal.predicate.Pred;
 
 /**
  * Renders {@link Pred}s as Iceberg expressions, which Iceberg uses for partition pruning, file and

@@ -4,15 +4,16 @@ import java.util.function.Supplier;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
+import org.meterstore.query.internal.state.QueryMetrics;
 
 /**
  * Rows of one tier scan for Calcite: the scan opens on the first {@code moveNext} (not when the
  * statement is planned) and is closed when Calcite closes the enumerator; the time between is
  * recorded as {@code meterstore.query.scan_duration}.
  */
-final class RowEnumerable extends AbstractEnumerable<Object[]> {
+public final class RowEnumerable extends AbstractEnumerable<Object[]> {
   /** An open scan: {@link #next()} returns null at the end. */
-  interface Cursor extends AutoCloseable {
+  public interface Cursor extends AutoCloseable {
     Object[] next();
 
     @Override
@@ -24,14 +25,14 @@ final class RowEnumerable extends AbstractEnumerable<Object[]> {
   private final String tier;
   private final Supplier<Cursor> opener;
 
-  RowEnumerable(QueryMetrics metrics, String table, String tier, Supplier<Cursor> opener) {
+  public RowEnumerable(QueryMetrics metrics, String table, String tier, Supplier<Cursor> opener) {
     this.metrics = metrics;
     this.table = table;
     this.tier = tier;
     this.opener = opener;
   }
 
-  static AbstractEnumerable<Object[]> empty() {
+  public static AbstractEnumerable<Object[]> empty() {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {

@@ -3,6 +3,8 @@ package org.meterstore.query.internal.exec;
 import java.util.Map;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
+import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.TableState;
 
 /**
  * What a MeterStore scan relation hands to Calcite's generated code: the rows of one scan as arrays

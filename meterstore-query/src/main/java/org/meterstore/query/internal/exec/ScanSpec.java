@@ -8,6 +8,7 @@ import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.query.internal.predicate.Pred;
 import org.meterstore.query.mode.ReadMode;
 
 /**

@@ -16,8 +16,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.internal.exec.Session;
 import org.meterstore.query.internal.plan.MeterScanRel;
+import org.meterstore.query.internal.state.Session;
 
 /**
  * {@code TABLE(completeness('lastgang', '2026-01-01', '2026-01-31'))}: per reading series and

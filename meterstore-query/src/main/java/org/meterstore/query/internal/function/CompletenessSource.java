@@ -20,7 +20,7 @@ import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.internal.exec.ScanSource;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.Session;
 
 /**
  * Computes completeness when enumerated: one aggregate query over the version-resolved relation

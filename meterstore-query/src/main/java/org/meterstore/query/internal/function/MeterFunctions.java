@@ -13,7 +13,7 @@ import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.id.ObisCode;
 import org.meterstore.api.reading.Quality;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.Session;
 
 /**
  * The scalar SQL functions. Calcite hands a {@code TIMESTAMP} over as a {@link Timestamp} whose

@@ -11,8 +11,8 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.meterstore.query.internal.exec.QueryContext;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.QueryContext;
+import org.meterstore.query.internal.state.Session;
 
 /**
  * The connection a catalog hands out: Calcite's, with statements that plan and run inside a {@link

@@ -5,7 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
-import org.meterstore.query.internal.exec.QueryContext;
+import org.meterstore.query.internal.state.QueryContext;
 
 /**
  * Result sets whose errors are translated, whose statement is the statement's proxy, whose {@code

@@ -8,7 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Set;
-import org.meterstore.query.internal.exec.QueryContext;
+import org.meterstore.query.internal.state.QueryContext;
 
 /**
  * A statement of a MeterStore connection. Plans do not depend on W, so a statement is planned once

@@ -25,9 +25,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.query.internal.cold.ColdAggregation;
-import org.meterstore.query.internal.exec.HotAggregate;
-import org.meterstore.query.internal.exec.Pred;
-import org.meterstore.query.internal.exec.PredTranslator;
+import org.meterstore.query.internal.hot.HotAggregate;
+import org.meterstore.query.internal.predicate.Pred;
+import org.meterstore.query.internal.predicate.PredTranslator;
 
 /**
  * Runs an aggregation inside both tiers' scans. {@code Aggregate(Filter?(scan))} becomes a final

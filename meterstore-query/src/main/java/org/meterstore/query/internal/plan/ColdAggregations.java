@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.internal.cold.ColdAggregation;
-import org.meterstore.query.internal.exec.HotAggregate;
+import org.meterstore.query.internal.hot.HotAggregate;
 
 /**
  * The cold executor's form of an aggregation the hot tier computes: the same keys and calls, so the

@@ -4,8 +4,8 @@ import java.lang.reflect.Type;
 import java.util.Set;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
-import org.meterstore.query.internal.exec.CatalogRuntime;
-import org.meterstore.query.internal.exec.QueryContext;
+import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.QueryContext;
 
 /**
  * Calcite's preparation with MeterStore's plan cache in front: a SQL text planned once in a read

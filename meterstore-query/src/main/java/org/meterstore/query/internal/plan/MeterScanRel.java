@@ -23,11 +23,11 @@ import org.apache.calcite.rel.externalize.RelWriterImpl;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.util.BuiltInMethod;
-import org.meterstore.query.internal.exec.CatalogRuntime;
-import org.meterstore.query.internal.exec.QueryContext;
 import org.meterstore.query.internal.exec.ScanSource;
 import org.meterstore.query.internal.exec.ScanSpec;
-import org.meterstore.query.internal.exec.TableState;
+import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.QueryContext;
+import org.meterstore.query.internal.state.TableState;
 
 /**
  * One tier scan in an executable plan ({@code MeterHotScan}, {@code MeterColdScan}, {@code

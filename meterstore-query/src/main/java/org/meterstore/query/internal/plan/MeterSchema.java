@@ -8,7 +8,7 @@ import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.Session;
 
 /**
  * The schema of one catalog: for each table {@code T} the relations {@code T} and {@code

@@ -17,7 +17,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.internal.exec.CatalogRuntime;
+import org.meterstore.query.internal.state.CatalogRuntime;
 import org.meterstore.query.mode.ReadMode;
 
 /**

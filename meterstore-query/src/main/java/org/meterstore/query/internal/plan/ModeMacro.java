@@ -9,7 +9,7 @@ import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.TableMacro;
 import org.apache.calcite.schema.TranslatableTable;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.Session;
 import org.meterstore.query.mode.QueryProperties;
 import org.meterstore.query.mode.ReadMode;
 

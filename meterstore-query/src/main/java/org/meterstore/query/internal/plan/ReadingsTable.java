@@ -9,8 +9,8 @@ import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.internal.exec.Columns;
-import org.meterstore.query.internal.exec.QueryContext;
-import org.meterstore.query.internal.exec.Session;
+import org.meterstore.query.internal.state.QueryContext;
+import org.meterstore.query.internal.state.Session;
 import org.meterstore.query.mode.ReadMode;
 
 /**

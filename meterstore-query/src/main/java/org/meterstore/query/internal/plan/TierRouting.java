@@ -13,14 +13,14 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 import org.meterstore.query.internal.cold.ColdAggregation;
 import org.meterstore.query.internal.exec.ColdSource;
-import org.meterstore.query.internal.exec.FromRange;
-import org.meterstore.query.internal.exec.FromRanges;
-import org.meterstore.query.internal.exec.HotAggregate;
-import org.meterstore.query.internal.exec.HotSource;
-import org.meterstore.query.internal.exec.Pred;
-import org.meterstore.query.internal.exec.PredText;
-import org.meterstore.query.internal.exec.PredTranslator;
 import org.meterstore.query.internal.exec.ScanSpec;
+import org.meterstore.query.internal.hot.HotAggregate;
+import org.meterstore.query.internal.hot.HotSource;
+import org.meterstore.query.internal.predicate.FromRange;
+import org.meterstore.query.internal.predicate.FromRanges;
+import org.meterstore.query.internal.predicate.Pred;
+import org.meterstore.query.internal.predicate.PredText;
+import org.meterstore.query.internal.predicate.PredTranslator;
 import org.meterstore.query.mode.ReadMode;
 
 /**

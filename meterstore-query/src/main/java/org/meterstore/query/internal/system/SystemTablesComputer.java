@@ -11,7 +11,7 @@ import org.meterstore.api.table.TablePolicy;
 import org.meterstore.api.table.VersionOrder;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.hot.partition.PartitionInfo;
-import org.meterstore.query.internal.exec.CatalogRuntime;
+import org.meterstore.query.internal.state.CatalogRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.hot;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +9,8 @@ import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.VersionOrder;
 import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.query.internal.exec.ScanSpec;
+import org.meterstore.query.internal.predicate.Pred;
 
 /**
  * The SQL a hot scan sends to PostgreSQL: the enumerated partitions by name ({@code UNION ALL}),

@@ -1,10 +1,12 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.hot;
 
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.SqlIdentifiers;
+import org.meterstore.query.internal.exec.Columns;
+import org.meterstore.query.internal.exec.ScanSpec;
 
 /**
  * A grouped aggregation that a hot scan runs inside PostgreSQL, over the rows the scan would

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.predicate;
 
 import java.util.BitSet;
 import java.util.List;
@@ -23,8 +23,11 @@ public sealed interface Pred {
     GT(">", ">"),
     GE(">=", ">=");
 
-    final String sql;
-    final String shown;
+    /** The operator in SQL. */
+    public final String sql;
+
+    /** The operator as plans show it. */
+    public final String shown;
 
     Op(String sql, String shown) {
       this.sql = sql;
@@ -32,7 +35,7 @@ public sealed interface Pred {
     }
 
     /** The operator with its operands swapped ({@code a < b} is {@code b > a}). */
-    Op flip() {
+    public Op flip() {
       switch (this) {
         case LT:
           return GT;

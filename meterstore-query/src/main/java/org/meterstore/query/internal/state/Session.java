@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.state;
 
 import org.meterstore.query.mode.ReadMode;
 

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.hot;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,6 +15,14 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.query.internal.exec.Columns;
+import org.meterstore.query.internal.exec.RowEnumerable;
+import org.meterstore.query.internal.exec.ScanSource;
+import org.meterstore.query.internal.exec.ScanSpec;
+import org.meterstore.query.internal.predicate.FromRange;
+import org.meterstore.query.internal.predicate.FromRanges;
+import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.TableState;
 
 /**
  * Reads one hot scan. The plan fixes what is read ({@link ScanSpec}, an optional aggregate); each

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.state;
 
 import java.time.Instant;
 import java.util.List;
@@ -8,6 +8,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.query.internal.predicate.FromRange;
 import org.meterstore.query.mode.ReadMode;
 
 /**
