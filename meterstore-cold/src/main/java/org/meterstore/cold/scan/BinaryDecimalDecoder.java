@@ -25,6 +25,7 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
   private BigDecimal[] overflow = new BigDecimal[0];
   private boolean anyOverflow;
   private byte[] last;
+  private long lastTail;
   private final int fixedLength;
   private ByteBuffer plain;
   private long lastLong;
@@ -50,11 +51,28 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
     return true;
   }
 
-  private static boolean same(ByteBuffer buffer, int at, byte[] bytes) {
-    if (buffer.limit() - at < bytes.length) {
+  /**
+   * Whether the {@code bytes.length} bytes at {@code at} equal {@code bytes}, the last eight
+   * compared as one long.
+   */
+  private boolean same(ByteBuffer buffer, int at, byte[] bytes) {
+    int n = bytes.length;
+    if (buffer.limit() - at < n) {
       return false;
     }
-    for (int i = 0; i < bytes.length; i++) {
+    int head = n - 8;
+    if (head >= 0) {
+      if (buffer.getLong(at + head) != lastTail) {
+        return false;
+      }
+      for (int i = 0; i < head; i++) {
+        if (buffer.get(at + i) != bytes[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+    for (int i = 0; i < n; i++) {
       if (buffer.get(at + i) != bytes[i]) {
         return false;
       }
@@ -129,6 +147,9 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
       bytes = binary.getBytes();
     }
     last = bytes;
+    if (bytes.length >= 8) {
+      lastTail = ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong();
+    }
     lastBig = null;
     if (fitsLong(bytes)) {
       lastLong = toLong(bytes);

@@ -6,9 +6,9 @@ import org.meterstore.cold.scan.ColumnBatch;
 
 /**
  * {@link ColdPred}s evaluated on column batches with SQL's three-valued logic: a row passes only
- * when every predicate is true. Parameters are bound once, when the filter is made; a text
- * comparison is evaluated once per dictionary id, not once per row. Not thread-safe (one per
- * worker).
+ * when every predicate is true. Values come bound (parameters were resolved when the scan opened);
+ * a decimal literal is scaled once, and a text comparison is evaluated once per dictionary id, not
+ * once per row. Not thread-safe (one per worker).
  */
 final class BatchFilter {
   static final byte FALSE = 0;

@@ -26,9 +26,14 @@ final class MergeCursor {
   private final TextDictionary[] mappedFrom;
   private final int[][] mapped;
   private ColumnBatch batch;
-  private ColumnVector[] vectors;
-  private TextVector maloVector;
-  private long[] fromValues;
+  private static final byte TEXT = 0;
+  private static final byte INT = 1;
+  private static final byte LONG = 2;
+  private final byte[] kinds;
+  private final int[][] ints;
+  private final long[][] longs;
+  private final boolean[][] nulls;
+  private final BigDecimal[][] bigs;
   private int[] sel = new int[0];
   private int n;
   private int i;
@@ -48,8 +53,22 @@ final class MergeCursor {
     this.columns = columns;
     this.out = out;
     this.file = file;
-    this.mappedFrom = new TextDictionary[columns.types.length];
-    this.mapped = new int[columns.types.length][];
+    int width = columns.types.length;
+    this.mappedFrom = new TextDictionary[width];
+    this.mapped = new int[width][];
+    this.kinds = new byte[width];
+    for (int c = 0; c < width; c++) {
+      kinds[c] =
+          switch (columns.types[c]) {
+            case TEXT -> TEXT;
+            case DATE -> INT;
+            default -> LONG;
+          };
+    }
+    this.ints = new int[width][];
+    this.longs = new long[width][];
+    this.nulls = new boolean[width][];
+    this.bigs = new BigDecimal[width][];
   }
 
   /** Moves to the first qualifying row at or after the current position; false at the end. */
@@ -65,13 +84,11 @@ final class MergeCursor {
       }
       n = before.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
       i = 0;
-      vectors = batch.columns().toArray(new ColumnVector[0]);
-      maloVector = (TextVector) vectors[columns.malo];
-      fromValues = ((LongVector) vectors[columns.from]).values();
+      bind(batch);
     }
     int row = sel[i];
-    int id = map(columns.malo, maloVector, row);
-    long f = fromValues[row];
+    int id = mapId(columns.malo, ints[columns.malo][row]);
+    long f = longs[columns.from][row];
     if (id != maloId) {
       String s = out.dictionary(columns.malo).value(id);
       if (malo != null && s.compareTo(malo) < 0) {
@@ -105,45 +122,49 @@ final class MergeCursor {
   /** Copies the current row into {@code out} and moves past it. */
   void copyAndAdvance() {
     int row = sel[i++];
-    int target = out.add();
-    for (int c = 0; c < vectors.length; c++) {
-      ColumnVector v = vectors[c];
-      if (v instanceof TextVector t) {
-        if (t.nulls() != null && t.nulls()[row]) {
-          out.setNull(c, target);
-        } else {
-          out.setTextId(c, target, map(c, t, row));
-        }
-      } else if (v instanceof LongVector lv) {
-        BigDecimal[] big = lv.overflow();
-        if (lv.nulls() != null && lv.nulls()[row]) {
-          out.setNull(c, target);
-        } else if (big != null && big[row] != null) {
-          out.setBig(c, target, big[row]);
-        } else {
-          out.setLong(c, target, lv.values()[row]);
-        }
-      } else {
-        IntVector iv = (IntVector) v;
-        if (iv.nulls() != null && iv.nulls()[row]) {
-          out.setNull(c, target);
-        } else {
-          out.setInt(c, target, iv.values()[row]);
+    int target = out.addUnset();
+    for (int c = 0; c < kinds.length; c++) {
+      boolean[] nl = nulls[c];
+      boolean isNull = nl != null && nl[row];
+      switch (kinds[c]) {
+        case TEXT -> out.putText(c, target, isNull, isNull ? 0 : mapId(c, ints[c][row]));
+        case INT -> out.putInt(c, target, isNull, ints[c][row]);
+        default -> {
+          BigDecimal[] big = bigs[c];
+          out.putLong(c, target, isNull, longs[c][row], big == null ? null : big[row]);
         }
       }
     }
   }
 
-  private int map(int column, TextVector v, int row) {
-    TextDictionary d = v.dictionary();
-    int[] ids = mapped[column];
-    if (d != mappedFrom[column]) {
-      mappedFrom[column] = d;
-      ids = new int[Math.max(d.size(), 16)];
-      java.util.Arrays.fill(ids, -1);
-      mapped[column] = ids;
+  /** Takes the arrays of a new batch; a new row group's dictionary restarts the id map. */
+  private void bind(ColumnBatch b) {
+    for (int c = 0; c < kinds.length; c++) {
+      ColumnVector v = b.column(c);
+      bigs[c] = null;
+      if (v instanceof TextVector t) {
+        ints[c] = t.ids();
+        nulls[c] = t.nulls();
+        if (t.dictionary() != mappedFrom[c]) {
+          mappedFrom[c] = t.dictionary();
+          mapped[c] = new int[Math.max(t.dictionary().size(), 16)];
+          java.util.Arrays.fill(mapped[c], -1);
+        }
+      } else if (v instanceof IntVector iv) {
+        ints[c] = iv.values();
+        nulls[c] = iv.nulls();
+      } else {
+        LongVector lv = (LongVector) v;
+        longs[c] = lv.values();
+        nulls[c] = lv.nulls();
+        bigs[c] = lv.overflow();
+      }
     }
-    int source = v.ids()[row];
+  }
+
+  /** The merge's id of source id {@code source} of text column {@code column}. */
+  private int mapId(int column, int source) {
+    int[] ids = mapped[column];
     if (source >= ids.length) {
       int old = ids.length;
       ids = java.util.Arrays.copyOf(ids, Math.max(source + 1, old * 2));
@@ -152,7 +173,7 @@ final class MergeCursor {
     }
     int id = ids[source];
     if (id < 0) {
-      id = out.dictionary(column).intern(d.value(source));
+      id = out.dictionary(column).intern(mappedFrom[column].value(source));
       ids[source] = id;
     }
     return id;

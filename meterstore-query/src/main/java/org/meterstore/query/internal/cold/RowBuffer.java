@@ -88,6 +88,34 @@ final class RowBuffer {
     return row;
   }
 
+  /** Adds a row whose every column the caller sets with the {@code put} methods. */
+  int addUnset() {
+    if (size == capacity) {
+      allocate(capacity * 2);
+    }
+    return size++;
+  }
+
+  void putText(int column, int row, boolean isNull, int id) {
+    nulls[column][row] = isNull;
+    anyNull[column] |= isNull;
+    ints[column][row] = id;
+  }
+
+  void putInt(int column, int row, boolean isNull, int value) {
+    nulls[column][row] = isNull;
+    anyNull[column] |= isNull;
+    ints[column][row] = value;
+  }
+
+  void putLong(int column, int row, boolean isNull, long value, BigDecimal big) {
+    nulls[column][row] = isNull;
+    anyNull[column] |= isNull;
+    longs[column][row] = value;
+    overflow[column][row] = big;
+    anyOverflow[column] |= big != null;
+  }
+
   void setNull(int column, int row) {
     nulls[column][row] = true;
     anyNull[column] = true;

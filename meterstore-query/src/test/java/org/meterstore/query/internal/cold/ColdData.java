@@ -49,8 +49,12 @@ final class ColdData {
    * (files holding two versions), half appended later as late corrections (a key in two files).
    */
   static void fill(ColdTable table) {
+    fill(table, new Workload(6, LocalDate.of(2026, 3, 27), 6, 3, 0.15, 0, 7), FROM, TO);
+  }
+
+  /** {@code w}'s readings archived in {@code [from, to)}, half the corrections appended later. */
+  static void fill(ColdTable table, Workload w, Instant from, Instant to) {
     TableDefinition def = table.definition();
-    Workload w = new Workload(6, LocalDate.of(2026, 3, 27), 6, 3, 0.15, 0, 7);
     List<Object[]> archived = new ArrayList<>();
     List<StoredReading> late = new ArrayList<>();
     int corrections = 0;
@@ -65,8 +69,10 @@ final class ColdData {
         }
       }
     }
-    table.archive(new ArchiveRequest(FROM, TO, NOW, 1), archived);
-    table.appendCorrections(late, LATER);
+    table.archive(new ArchiveRequest(from, to, NOW, 1), archived);
+    if (!late.isEmpty()) {
+      table.appendCorrections(late, LATER);
+    }
   }
 
   static SnapshotView view(ColdTable table) {
