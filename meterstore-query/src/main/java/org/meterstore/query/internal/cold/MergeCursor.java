@@ -25,6 +25,8 @@ final class MergeCursor {
   private final String file;
   private final TextDictionary[] mappedFrom;
   private final int[][] mapped;
+  private final int[] lastSource;
+  private final int[] lastId;
   private ColumnBatch batch;
   private static final byte TEXT = 0;
   private static final byte INT = 1;
@@ -56,6 +58,9 @@ final class MergeCursor {
     int width = columns.types.length;
     this.mappedFrom = new TextDictionary[width];
     this.mapped = new int[width][];
+    this.lastSource = new int[width];
+    this.lastId = new int[width];
+    java.util.Arrays.fill(lastSource, -1);
     this.kinds = new byte[width];
     for (int c = 0; c < width; c++) {
       kinds[c] =
@@ -147,6 +152,7 @@ final class MergeCursor {
         nulls[c] = t.nulls();
         if (t.dictionary() != mappedFrom[c]) {
           mappedFrom[c] = t.dictionary();
+          lastSource[c] = -1;
           mapped[c] = new int[Math.max(t.dictionary().size(), 16)];
           java.util.Arrays.fill(mapped[c], -1);
         }
@@ -164,6 +170,9 @@ final class MergeCursor {
 
   /** The merge's id of source id {@code source} of text column {@code column}. */
   private int mapId(int column, int source) {
+    if (source == lastSource[column]) {
+      return lastId[column]; // rows are sorted: text repeats from row to row
+    }
     int[] ids = mapped[column];
     if (source >= ids.length) {
       int old = ids.length;
@@ -176,6 +185,8 @@ final class MergeCursor {
       id = out.dictionary(column).intern(mappedFrom[column].value(source));
       ids[source] = id;
     }
+    lastSource[column] = source;
+    lastId[column] = id;
     return id;
   }
 
