@@ -52,6 +52,8 @@ class PlanCacheIT {
             .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
             .build();
     TableDefinition def = TwoTiers.table("lastgang", Duration.ofDays(29), Duration.ofMinutes(30));
+    java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+    List<Thread> coldThreads;
     try (QueryFixture d =
         new QueryFixture(
             db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(def), otel)) {
@@ -83,7 +85,19 @@ class PlanCacheIT {
         assertThat(counts(metrics)).containsExactly(2L, 3L, 2L);
       }
       assertThat(d.catalog.cachedPlans()).isEqualTo(2);
+      coldThreads =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(t -> t.getName().startsWith("meterstore-query-cold-"))
+              .filter(t -> !before.contains(t))
+              .toList();
+      assertThat(coldThreads).as("the engine's pool read the cold files").isNotEmpty();
     }
+    for (Thread t : coldThreads) {
+      t.join(5_000);
+    }
+    assertThat(coldThreads)
+        .as("closing the engine (with the fixture) stops its pool")
+        .noneMatch(Thread::isAlive);
   }
 
   private static long count(PreparedStatement s, Instant from, Instant to) throws Exception {
