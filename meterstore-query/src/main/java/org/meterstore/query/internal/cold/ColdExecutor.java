@@ -25,11 +25,14 @@ import org.meterstore.cold.scan.ColumnBatchReader;
  * most {@code threads} of them. {@link #aggregate} returns once every worker of its request has
  * ended; {@link ColdRows#close()} likewise. A failure of one worker stops the others and surfaces
  * as {@link MeterStoreException} {@code STORAGE} (retryable). Thread-safe: scans may run
- * concurrently. {@link #close()} refuses new scans, waits for running work to end and leaves no
- * thread behind.
+ * concurrently. Workers are made when work comes and end after 30 idle seconds. {@link #close()}
+ * refuses new scans, waits for running work to end and leaves no thread behind.
  */
 public final class ColdExecutor implements AutoCloseable {
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+
+  /** How long an idle worker waits for more work before it ends. */
+  private static final java.time.Duration IDLE = java.time.Duration.ofSeconds(30);
 
   private final int threads;
   private final ColdMetrics metrics;
@@ -51,15 +54,26 @@ public final class ColdExecutor implements AutoCloseable {
         new ThreadPoolExecutor(
             threads,
             threads,
-            0,
+            IDLE.toSeconds(),
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             r -> {
-              Thread t = new Thread(r, "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
+              Thread t =
+                  new Thread(
+                      () -> {
+                        try {
+                          r.run();
+                        } finally {
+                          workers.remove(Thread.currentThread());
+                        }
+                      },
+                      "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
               t.setDaemon(true);
               workers.add(t);
               return t;
             });
+    // an engine that stops querying keeps no thread
+    pool.allowCoreThreadTimeOut(true);
   }
 
   /** The rows of {@code request}, streamed; close them. */
