@@ -18,7 +18,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 final class BinaryDecimalDecoder extends ChunkDecoder {
   private final int scale;
-  private Dictionary dictionary;
   private long[] decodedLongs;
   private BigDecimal[] decodedBig;
   private long[] out = new long[0];
@@ -82,7 +81,6 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
 
   @Override
   void startRowGroup(Dictionary dictionary) {
-    this.dictionary = dictionary;
     this.decodedLongs = null;
     this.decodedBig = null;
     this.last = null;
@@ -99,11 +97,6 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
         }
       }
     }
-  }
-
-  @Override
-  Dictionary dictionary() {
-    return dictionary;
   }
 
   @Override

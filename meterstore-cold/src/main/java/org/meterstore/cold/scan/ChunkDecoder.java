@@ -38,6 +38,9 @@ abstract class ChunkDecoder {
   boolean[] nulls;
   private boolean anyNull;
 
+  /** The current row group's chunk dictionary, or null. */
+  private Dictionary dictionary;
+
   ChunkDecoder(ColumnDescriptor descriptor) {
     this.descriptor = descriptor;
     this.maxDefinition = descriptor.getMaxDefinitionLevel();
@@ -49,8 +52,7 @@ abstract class ChunkDecoder {
     this.left = 0;
     try {
       DictionaryPage page = chunk.readDictionaryPage();
-      Dictionary dictionary =
-          page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+      dictionary = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
       startRowGroup(dictionary);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -165,7 +167,9 @@ abstract class ChunkDecoder {
   }
 
   /** The current chunk's dictionary; only called for dictionary-encoded pages. */
-  abstract Dictionary dictionary();
+  final Dictionary dictionary() {
+    return dictionary;
+  }
 
   final boolean[] nullsOrNull(boolean withNulls) {
     return withNulls ? nulls : null;

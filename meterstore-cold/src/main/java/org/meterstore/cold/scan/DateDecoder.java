@@ -5,7 +5,6 @@ import org.apache.parquet.column.Dictionary;
 
 /** {@code INT32} {@code DATE} columns read as epoch days. */
 final class DateDecoder extends ChunkDecoder {
-  private Dictionary dictionary;
   private int[] decoded;
   private int[] out = new int[0];
 
@@ -15,7 +14,6 @@ final class DateDecoder extends ChunkDecoder {
 
   @Override
   void startRowGroup(Dictionary dictionary) {
-    this.dictionary = dictionary;
     this.decoded = null;
     if (dictionary != null) {
       decoded = new int[dictionary.getMaxId() + 1];
@@ -23,11 +21,6 @@ final class DateDecoder extends ChunkDecoder {
         decoded[i] = dictionary.decodeToInt(i);
       }
     }
-  }
-
-  @Override
-  Dictionary dictionary() {
-    return dictionary;
   }
 
   @Override

@@ -11,7 +11,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 final class LongDecoder extends ChunkDecoder {
   private final boolean int32;
-  private Dictionary dictionary;
   private long[] decoded;
   private long[] out = new long[0];
 
@@ -22,7 +21,6 @@ final class LongDecoder extends ChunkDecoder {
 
   @Override
   void startRowGroup(Dictionary dictionary) {
-    this.dictionary = dictionary;
     this.decoded = null;
     if (dictionary != null) {
       decoded = new long[dictionary.getMaxId() + 1];
@@ -30,11 +28,6 @@ final class LongDecoder extends ChunkDecoder {
         decoded[i] = int32 ? dictionary.decodeToInt(i) : dictionary.decodeToLong(i);
       }
     }
-  }
-
-  @Override
-  Dictionary dictionary() {
-    return dictionary;
   }
 
   @Override

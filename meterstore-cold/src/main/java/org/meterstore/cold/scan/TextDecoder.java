@@ -9,7 +9,6 @@ import org.apache.parquet.column.Dictionary;
  * plain pages an id per distinct string.
  */
 final class TextDecoder extends ChunkDecoder {
-  private Dictionary dictionary;
   private ParquetTextDictionary text;
   private int[] out = new int[0];
 
@@ -19,13 +18,7 @@ final class TextDecoder extends ChunkDecoder {
 
   @Override
   void startRowGroup(Dictionary dictionary) {
-    this.dictionary = dictionary;
     this.text = new ParquetTextDictionary(dictionary);
-  }
-
-  @Override
-  Dictionary dictionary() {
-    return dictionary;
   }
 
   @Override

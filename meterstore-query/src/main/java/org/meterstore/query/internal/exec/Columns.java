@@ -97,23 +97,6 @@ public final class Columns {
     }
   }
 
-  /** The internal value of an Iceberg generic value of column {@code type}. */
-  public static Object fromIceberg(Object value, ColumnType type) {
-    if (value == null) {
-      return null;
-    }
-    switch (type) {
-      case TIMESTAMPTZ:
-        return value instanceof OffsetDateTime
-            ? ((OffsetDateTime) value).toInstant().toEpochMilli()
-            : ((Instant) value).toEpochMilli();
-      case DATE:
-        return (int) ((LocalDate) value).toEpochDay();
-      default:
-        return value;
-    }
-  }
-
   /** The JDBC parameter value of an internal value of column {@code type}. */
   public static Object toJdbc(Object internal, ColumnType type) {
     if (internal == null) {
