@@ -96,6 +96,23 @@ public final class ReferenceModel {
     return byResolutionKey.values().stream().map(ReferenceModel::winner).toList();
   }
 
+  /**
+   * The current reading of every merge key and version scope among the versions {@code visible}
+   * accepts: what a read restricted to them (a snapshot, a version ceiling, a known-at instant, one
+   * tier) must return.
+   */
+  public List<StoredReading> current(java.util.function.Predicate<StoredReading> visible) {
+    List<StoredReading> result = new ArrayList<>();
+    for (List<StoredReading> versions : byResolutionKey.values()) {
+      versions.stream()
+          .filter(visible)
+          .max(
+              Comparator.comparing(StoredReading::version).thenComparing(StoredReading::recordedAt))
+          .ifPresent(result::add);
+    }
+    return result;
+  }
+
   private static StoredReading winner(List<StoredReading> versions) {
     return versions.stream()
         .max(Comparator.comparing(StoredReading::version).thenComparing(StoredReading::recordedAt))
