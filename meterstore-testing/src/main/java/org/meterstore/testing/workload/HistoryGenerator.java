@@ -33,7 +33,7 @@ import org.meterstore.testing.workload.History.StaleHotWrite;
 import org.meterstore.testing.workload.History.Tag;
 
 /**
- * Generates a {@link History} from a seed. Each history covers four to six balancing days around
+ * Generates a {@link History} from a seed. Each history covers three or four balancing days around
  * one of the calendar's hard places — the spring or autumn DST day, a month boundary (where every
  * meter gets a second balancing-month scope, and half of them a second network operator), or an
  * ordinary week — in 2026 or 2027 (so the simulated clock lies behind or ahead of the wall clock
@@ -74,7 +74,7 @@ public final class HistoryGenerator {
   private History build() {
     LocalDate anchor = LocalDate.parse(ANCHORS[random.nextInt(ANCHORS.length)]);
     LocalDate firstDay = anchor.minusDays(random.nextInt(3));
-    int days = 4 + random.nextInt(3);
+    int days = 3 + random.nextInt(2);
     TablePolicy policy =
         TablePolicy.DEFAULTS
             .withPartitionHeadroom(Duration.ofDays(2))
@@ -86,23 +86,56 @@ public final class HistoryGenerator {
             .withExtraColumns(List.of(ExtraColumn.identity("tenant")))
             .withPolicy(policy);
     int meters = 2 + random.nextInt(2);
+    Map<Instant, List<Reading>> corrections = new TreeMap<>();
     for (int m = 0; m < meters; m++) {
-      meter(m, firstDay, days);
+      meter(m, firstDay, days, corrections);
     }
+    corrections.forEach((at, batch) -> events.add(new Deliver(at, Kind.CORRECTION, batch)));
     Instant start = MeteringCalendar.dayStart(firstDay, Commodity.STROM);
     Instant end = lastDelivery().plus(Duration.ofDays(2));
     housekeeping(start, end);
     events.sort(Comparator.comparing(Event::at));
     events.add(new Check(events.get(events.size() - 1).at().plusSeconds(60), true));
-    return new History(seed, table, firstDay, days, events);
+    return new History(seed, table, firstDay, days, distinctInstants(events));
   }
 
-  private void meter(int index, LocalDate firstDay, int days) {
+  /**
+   * Moves events that share an instant one second apart, in order: every event, and so every
+   * snapshot it makes, has its own instant on the simulated clock.
+   */
+  private static List<Event> distinctInstants(List<Event> sorted) {
+    List<Event> out = new ArrayList<>(sorted.size());
+    Instant previous = Instant.MIN;
+    for (Event e : sorted) {
+      Instant at = e.at().isAfter(previous) ? e.at() : previous.plusSeconds(1);
+      out.add(at.equals(e.at()) ? e : at(e, at));
+      previous = at;
+    }
+    return out;
+  }
+
+  private static Event at(Event e, Instant at) {
+    if (e instanceof Deliver d) {
+      return new Deliver(at, d.kind(), d.readings());
+    } else if (e instanceof Maintain m) {
+      return new Maintain(at, m.maxWindows(), m.expire());
+    } else if (e instanceof ForeignCommit) {
+      return new ForeignCommit(at);
+    } else if (e instanceof Tag t) {
+      return new Tag(at, t.name());
+    } else if (e instanceof StaleHotWrite w) {
+      return new StaleHotWrite(at, w.readings());
+    }
+    Check c = (Check) e;
+    return new Check(at, c.full());
+  }
+
+  private void meter(
+      int index, LocalDate firstDay, int days, Map<Instant, List<Reading>> corrections) {
     boolean gas = random.nextInt(3) == 0;
     String malo = Workload.malo(index == 2 && random.nextBoolean() ? 0 : index);
     String tenant = TENANTS[(index + random.nextInt(2)) % TENANTS.length];
     boolean switchesOperator = random.nextBoolean();
-    Map<Instant, List<Reading>> corrections = new TreeMap<>();
     for (int d = 0; d < days; d++) {
       LocalDate day = firstDay.plusDays(d);
       Commodity commodity = gas ? Commodity.GAS : Commodity.STROM;
@@ -128,11 +161,10 @@ public final class HistoryGenerator {
         events.add(new Deliver(fill, Kind.FILL, missing));
       }
     }
-    corrections.forEach((at, batch) -> events.add(new Deliver(at, Kind.CORRECTION, batch)));
   }
 
   private void correct(Reading r, Instant delivered, Map<Instant, List<Reading>> corrections) {
-    long afterHours = 24L + random.nextInt(24 * 5);
+    long afterHours = 24L + random.nextInt(24 * 4);
     Instant first = delivered.plusSeconds(3600 * afterHours);
     Instant arrival = first.truncatedTo(java.time.temporal.ChronoUnit.DAYS).plusSeconds(7 * 3600);
     corrections.computeIfAbsent(arrival, k -> new ArrayList<>()).add(corrected(r, first));
@@ -195,20 +227,20 @@ public final class HistoryGenerator {
   }
 
   /**
-   * Maintenance twice a day at random minutes, sometimes with expiry; now and then a tag, a foreign
+   * Maintenance once a day at a random hour, sometimes with expiry; now and then a tag, a foreign
    * commit, a stale hot writer's write of the day before, and light checks.
    */
   private void housekeeping(Instant start, Instant end) {
     int tags = 0;
-    for (Instant t = start.plusSeconds(3600 * 6); t.isBefore(end); t = t.plusSeconds(12 * 3600)) {
-      Instant at = t.plusSeconds(60L * random.nextInt(600));
+    for (Instant t = start.plusSeconds(3600 * 6); t.isBefore(end); t = t.plusSeconds(24 * 3600)) {
+      Instant at = t.plusSeconds(60L * random.nextInt(1200));
       events.add(new Maintain(at, 1 + random.nextInt(3), random.nextInt(3) == 0));
       Instant after = at.plusSeconds(30);
-      switch (random.nextInt(8)) {
+      switch (random.nextInt(6)) {
         case 0 -> events.add(new Tag(after, "settle-" + tags++));
         case 1 -> events.add(new ForeignCommit(after));
         case 2 -> events.add(staleWrite(after));
-        case 3, 4 -> events.add(new Check(after, random.nextInt(4) == 0));
+        case 3 -> events.add(new Check(after, random.nextInt(3) == 0));
         default -> {
           // nothing else this half-day
         }
