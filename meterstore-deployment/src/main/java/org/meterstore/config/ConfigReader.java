@@ -156,7 +156,7 @@ final class ConfigReader {
     try {
       uri = endpoint == null ? null : URI.create(endpoint);
     } catch (IllegalArgumentException e) {
-      throw s.invalid("endpoint", endpoint, "a URI such as http://127.0.0.1:9000");
+      throw s.invalid("endpoint", Redaction.url(endpoint), "a URI such as http://127.0.0.1:9000");
     }
     S3Section out =
         new S3Section(
