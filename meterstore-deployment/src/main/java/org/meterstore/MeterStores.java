@@ -98,7 +98,7 @@ public final class MeterStores {
           hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened, hot.detachMode());
     } catch (RuntimeException e) {
       closeAll(opened, e);
-      throw e;
+      throw config.withoutSecrets(e);
     }
   }
 

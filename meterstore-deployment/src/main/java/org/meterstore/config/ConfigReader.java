@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.CheckedKind;
 import org.meterstore.api.table.ColumnRole;
 import org.meterstore.api.table.ExtraColumn;
@@ -34,12 +35,46 @@ final class ConfigReader {
   private final Map<String, String> env;
   private final Path baseDir;
 
+  /** Every {@code ${NAME}} value handed out, with how the file wrote it. */
+  private final Map<String, String> substituted = new LinkedHashMap<>();
+
   ConfigReader(Map<String, String> env, Path baseDir) {
-    this.env = env;
+    this.env = new RecordingEnv(env, substituted);
     this.baseDir = baseDir.toAbsolutePath().normalize();
   }
 
+  /**
+   * Reads the file. A refusal never shows what a {@code ${NAME}} expanded to (the variable may hold
+   * a secret even where the key is not one): the value appears as the file wrote it, {@code
+   * ${NAME}}, and the refusal of a record it was passed to is re-messaged without that cause.
+   */
   MeterStoreConfig read(String toml) {
+    try {
+      return readTree(toml);
+    } catch (MeterStoreException e) {
+      throw withoutSubstitutions(e);
+    }
+  }
+
+  private MeterStoreException withoutSubstitutions(MeterStoreException e) {
+    String message = e.getMessage();
+    boolean shown = false;
+    for (Map.Entry<String, String> s : substituted.entrySet()) {
+      String value = s.getKey();
+      if (value.isEmpty()) {
+        continue;
+      }
+      // messages quote a value, cut at 64 characters (Section.invalid, MeterStoreException)
+      String quoted = "'" + (value.length() > 64 ? value.substring(0, 64) : value);
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        shown |= t.getMessage() != null && t.getMessage().contains(quoted);
+      }
+      message = message.replace(quoted, "'" + s.getValue());
+    }
+    return shown ? new MeterStoreException(e.kind(), message) : e;
+  }
+
+  private MeterStoreConfig readTree(String toml) {
     Section root = new Section(tree(toml), "", env);
     Path dataDir =
         root.path("data_dir", baseDir, baseDir.resolve(MeterStoreConfig.DEFAULT_DATA_DIR));
@@ -121,7 +156,7 @@ final class ConfigReader {
     try {
       uri = endpoint == null ? null : URI.create(endpoint);
     } catch (IllegalArgumentException e) {
-      throw s.invalid("endpoint", endpoint, "a URI such as http://127.0.0.1:9000");
+      throw s.invalid("endpoint", Redaction.url(endpoint), "a URI such as http://127.0.0.1:9000");
     }
     S3Section out =
         new S3Section(
@@ -189,19 +224,16 @@ final class ConfigReader {
   private ExtraColumn column(Section s) {
     String name = s.string("name", null);
     String roleText = s.string("role", "attribute");
-    ColumnRole role;
-    try {
-      role = ColumnRole.valueOf(roleText.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
+    ColumnRole role = spelt(ColumnRole.values(), roleText);
+    if (role == null) {
       throw s.invalid("role", roleText, "identity, attribute, coded or checked");
     }
     List<String> values = s.strings("values");
     String checkText = s.string("check", null);
     CheckedKind check = null;
     if (checkText != null) {
-      try {
-        check = CheckedKind.valueOf(checkText.toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
+      check = spelt(CheckedKind.values(), checkText);
+      if (check == null) {
         throw s.invalid("check", checkText, "malo, melo, eic or bdew");
       }
     }
@@ -209,5 +241,44 @@ final class ConfigReader {
     CheckedKind kind = check;
     return ConfigErrors.asConfig(
         s.path(), () -> new ExtraColumn(name, role, new LinkedHashSet<>(values), kind));
+  }
+
+  /**
+   * The constant whose name, in lower case, is exactly {@code text}, or null. Upper-casing the text
+   * instead would let look-alikes through: {@code "ıdentity"} (dotless i) upper-cases to {@code
+   * IDENTITY}.
+   */
+  private static <E extends Enum<E>> E spelt(E[] constants, String text) {
+    for (E c : constants) {
+      if (c.name().toLowerCase(Locale.ROOT).equals(text)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** The environment, remembering each value read through it (value → {@code ${NAME}}). */
+  private static final class RecordingEnv extends java.util.AbstractMap<String, String> {
+    private final Map<String, String> env;
+    private final Map<String, String> read;
+
+    RecordingEnv(Map<String, String> env, Map<String, String> read) {
+      this.env = env;
+      this.read = read;
+    }
+
+    @Override
+    public String get(Object name) {
+      String value = env.get(name);
+      if (value != null) {
+        read.putIfAbsent(value, "${" + name + "}");
+      }
+      return value;
+    }
+
+    @Override
+    public java.util.Set<Entry<String, String>> entrySet() {
+      throw new UnsupportedOperationException("the environment is read by name only");
+    }
   }
 }

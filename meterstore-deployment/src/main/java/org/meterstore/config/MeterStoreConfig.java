@@ -110,6 +110,17 @@ public record MeterStoreConfig(
     return new ConfigReader(Map.copyOf(env), baseDir).read(toml);
   }
 
+  /**
+   * {@code e} itself, or — when any message, cause or suppressed exception in it shows one of this
+   * configuration's secrets (a password, the S3 secret key, an erasure key, a URL's user info or
+   * query string) — a {@code MeterStoreException} of the same kind and retryability whose message
+   * and cause chain are copies with each secret masked as {@code ****}. For errors of the libraries
+   * a deployment opens (PostgreSQL driver, HikariCP, Iceberg), which quote what they were given.
+   */
+  public RuntimeException withoutSecrets(RuntimeException e) {
+    return Redaction.scrub(e, Redaction.secretsOf(this));
+  }
+
   /** The table called {@code name}, if declared. */
   public java.util.Optional<TableDefinition> table(String name) {
     return tables.stream().filter(t -> t.name().equals(name)).findFirst();

@@ -66,7 +66,11 @@ final class Units {
       if (part == null) {
         return null;
       }
-      total = total.plus(part);
+      try {
+        total = total.plus(part);
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
     }
     return total;
   }
@@ -105,7 +109,11 @@ final class Units {
       if (part == null) {
         return null;
       }
-      total = total.plus(part);
+      try {
+        total = total.plus(part);
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
     }
     return total;
   }

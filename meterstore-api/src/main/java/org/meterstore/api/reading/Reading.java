@@ -56,6 +56,12 @@ public record Reading(
     Map<String, String> extra,
     String subject) {
 
+  /** The earliest {@code from}: the epoch, the watermark of a table that has archived nothing. */
+  public static final Instant EARLIEST = Instant.EPOCH;
+
+  /** The end of the year 9999 (UTC): no {@code from} or {@code to} lies after it. */
+  public static final Instant LATEST = Instant.parse("+10000-01-01T00:00:00Z");
+
   /** The largest value: 18 digits of which 6 are decimals. */
   public static final BigDecimal MAX_ABS_VALUE = new BigDecimal("999999999999.999999");
 
@@ -69,6 +75,10 @@ public record Reading(
     require("quality", quality);
     require("version_scope", versionScope);
     value = normaliseValue(value);
+    requireWithinRange("from", from, !from.isBefore(LATEST));
+    if (to != null) {
+      requireWithinRange("to", to, to.isAfter(LATEST));
+    }
     if (to != null && !to.isAfter(from)) {
       throw MeterStoreException.invalid("to", to, "the interval end must be after from " + from);
     }
@@ -83,7 +93,32 @@ public record Reading(
           "not aligned with its resolution " + resolution);
     }
     versionScope.requireCovers(from, to, commodity);
-    extra = Map.copyOf(extra == null ? Map.of() : extra);
+    extra = copyExtra(extra);
+  }
+
+  /**
+   * Refuses an instant before 1970 (it would lie below the watermark of every table, even one that
+   * has archived nothing) or after the year 9999 (beyond every four-digit calendar MeterStore and
+   * its readers print).
+   */
+  private static void requireWithinRange(String field, Instant instant, boolean tooLate) {
+    if (instant.isBefore(EARLIEST) || tooLate) {
+      throw MeterStoreException.invalid(
+          field, instant, "from 1970-01-01T00:00:00Z to the end of the year 9999 (UTC)");
+    }
+  }
+
+  private static Map<String, String> copyExtra(Map<String, String> extra) {
+    if (extra == null) {
+      return Map.of();
+    }
+    for (Map.Entry<String, String> e : extra.entrySet()) {
+      if (e.getKey() == null || e.getValue() == null) {
+        throw MeterStoreException.invalid(
+            "extra column " + e.getKey(), null, "a value; leave an absent column out");
+      }
+    }
+    return Map.copyOf(extra);
   }
 
   private static void require(String field, Object value) {

@@ -23,6 +23,7 @@ public final class ConnectionHandler implements InvocationHandler {
   private final Session session;
   private final ReadOnlyGuard guard;
   private final Set<StatementHandler> statements = ConcurrentHashMap.newKeySet();
+  private Connection self;
 
   private ConnectionHandler(Connection calcite, Session session, ReadOnlyGuard guard) {
     this.calcite = calcite;
@@ -32,11 +33,23 @@ public final class ConnectionHandler implements InvocationHandler {
 
   /** A read-only MeterStore connection around {@code calcite}. */
   public static Connection wrap(Connection calcite, Session session, ReadOnlyGuard guard) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            ConnectionHandler.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            new ConnectionHandler(calcite, session, guard));
+    ConnectionHandler handler = new ConnectionHandler(calcite, session, guard);
+    handler.self =
+        (Connection)
+            Proxy.newProxyInstance(
+                ConnectionHandler.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
+                handler);
+    return handler.self;
+  }
+
+  /**
+   * This connection as its statements hand it out ({@code Statement.getConnection()}): the
+   * read-only proxy, never Calcite's connection underneath, which would accept {@code
+   * setReadOnly(false)} and statements the guard never saw.
+   */
+  Connection self() {
+    return self;
   }
 
   @Override

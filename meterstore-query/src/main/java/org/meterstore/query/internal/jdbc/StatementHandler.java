@@ -76,7 +76,7 @@ final class StatementHandler implements InvocationHandler {
         connection.forget(this);
         return call(method, args);
       case "getConnection":
-        return call(method, args);
+        return connection.self();
       case "unwrap":
         return ((Class<?>) args[0]).isInstance(proxy) ? proxy : call(method, args);
       case "isWrapperFor":
