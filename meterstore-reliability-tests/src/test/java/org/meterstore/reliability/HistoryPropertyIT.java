@@ -95,7 +95,15 @@ class HistoryPropertyIT {
     try (HistoryReplay replay = new HistoryReplay(history, hot, cold)) {
       replay.play();
       if (Boolean.getBoolean("meterstore.history.timing")) {
-        System.err.println("TIMING seed " + seed + " " + history + " " + replay.timings());
+        System.err.println(
+            "TIMING seed "
+                + seed
+                + " "
+                + history
+                + " ties "
+                + replay.ties()
+                + " "
+                + replay.timings());
       }
     }
   }

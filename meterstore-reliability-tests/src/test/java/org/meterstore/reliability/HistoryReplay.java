@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import org.meterstore.HotWriter;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
@@ -65,7 +68,13 @@ final class HistoryReplay implements AutoCloseable {
   private final Map<Instant, ArchivalCommit> archived = new LinkedHashMap<>();
 
   private Event current;
+  private int ties;
   private final Map<String, Long> timings = new java.util.TreeMap<>();
+
+  /** How many foreign versions tied with a stored one. */
+  int ties() {
+    return ties;
+  }
 
   /** Nanoseconds spent per event type, for tuning the suite's run time. */
   Map<String, Long> timings() {
@@ -187,14 +196,51 @@ final class HistoryReplay implements AutoCloseable {
 
   private void foreignCommit(ForeignCommit f) {
     Instant w = cold.watermark();
-    boolean stamped = !cold.snapshots().isEmpty() && cold.watermark().isAfter(Instant.EPOCH);
-    cold.icebergTable().newAppend().commit();
+    boolean stamped = w.isAfter(Instant.EPOCH);
+    Optional<StoredReading> tie = f.tie() ? untouchedColdWinner(w) : Optional.empty();
+    if (tie.isPresent()) {
+      StoredReading original = tie.get();
+      Reading changed =
+          original.reading().toBuilder()
+              .value(original.reading().value().add(new BigDecimal("1.000001")))
+              .build();
+      StoredReading copy =
+          new StoredReading(changed, original.version(), f.at(), original.balancingDay());
+      ForeignWriter.append(cold.icebergTable(), table, List.of(copy));
+      model.foreign(copy);
+      ties++;
+    } else {
+      cold.icebergTable().newAppend().commit();
+    }
     boolean restamped = catalog.reassertWatermark(table.name(), f.at());
     assertThat(cold.watermark()).as("W after a foreign commit and the re-stamp").isEqualTo(w);
     if (stamped) {
       assertThat(restamped).as("re-stamped").isTrue();
     }
     observeSnapshots(f.at());
+  }
+
+  /** A current reading below W whose merge key no later event writes again. */
+  private Optional<StoredReading> untouchedColdWinner(Instant w) {
+    java.util.Set<List<Object>> later = new java.util.HashSet<>();
+    boolean after = false;
+    for (Event e : history.events()) {
+      after |= e == current;
+      if (after && e instanceof Deliver d) {
+        d.readings().forEach(r -> later.add(key(r)));
+      }
+    }
+    List<StoredReading> candidates =
+        model.current().stream()
+            .filter(r -> r.reading().from().isBefore(w) && !later.contains(key(r.reading())))
+            .toList();
+    return candidates.isEmpty()
+        ? Optional.empty()
+        : Optional.of(candidates.get(random.nextInt(candidates.size())));
+  }
+
+  private static List<Object> key(Reading r) {
+    return List.of(r.maloId(), r.obisCode(), r.from(), r.extra());
   }
 
   private void tag(Tag t) {

@@ -41,6 +41,7 @@ final class ModelQueries implements AutoCloseable {
   private final String name;
   private final Map<String, String> pending = new LinkedHashMap<>();
   private final List<String> pendingSql = new ArrayList<>();
+  private final Map<String, Expected> pendingRows = new LinkedHashMap<>();
 
   ModelQueries(MeterCatalog catalog, TableDefinition table, ReferenceModel model)
       throws SQLException {
@@ -57,19 +58,53 @@ final class ModelQueries implements AutoCloseable {
     expect("versions", v(name), model.versions());
   }
 
-  /** Reads every expected total in one statement and compares them with the model's. */
+  /**
+   * Reads every expected total in one statement and compares them with the model's; a relation
+   * whose total differs is read row by row, and the failure names the rows that differ.
+   */
   void verify(String what) throws SQLException {
     String sql = String.join(" UNION ALL ", pendingSql);
     Map<String, String> expected = new LinkedHashMap<>(pending);
+    Map<String, String> got = totals(sql);
+    StringBuilder diff = new StringBuilder();
+    for (String label : expected.keySet()) {
+      if (!expected.get(label).equals(got.get(label))) {
+        diff.append(diffRows(label));
+      }
+    }
     pending.clear();
     pendingSql.clear();
-    assertThat(totals(sql)).as(what).isEqualTo(expected);
+    pendingRows.clear();
+    assertThat(got).as(what + diff).isEqualTo(expected);
+  }
+
+  private String diffRows(String label) throws SQLException {
+    List<String> want = Rows.of(table, pendingRows.get(label).readings());
+    List<String> have;
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT " + Rows.COLUMNS + " FROM " + pendingRows.get(label).relation())) {
+      have = Rows.read(rs);
+    }
+    List<String> missing = new ArrayList<>(want);
+    have.forEach(missing::remove);
+    List<String> extra = new ArrayList<>(have);
+    want.forEach(extra::remove);
+    return "\n" + label + ": missing " + head(missing) + "; unexpected " + head(extra);
+  }
+
+  private static List<String> head(List<String> rows) {
+    return rows.subList(0, Math.min(5, rows.size()));
   }
 
   private void expect(String label, String relation, List<StoredReading> readings) {
     pending.put(label, totals(readings));
     pendingSql.add(label(label, relation));
+    pendingRows.put(label, new Expected(relation, readings));
   }
+
+  private record Expected(String relation, List<StoredReading> readings) {}
 
   /** {@code system.tables}: the table is healthy and no hot row lies below W. */
   void assertHealthy(Instant now) throws SQLException {
@@ -153,11 +188,11 @@ final class ModelQueries implements AutoCloseable {
         first.plus(
             Duration.ofMinutes(random.nextInt((int) Duration.between(first, now).toMinutes() + 1)));
     expect(
-        "ceiling",
+        "ceiling " + ceiling,
         fn("current_state", "'" + name + "', '" + ceiling + "'"),
         model.current(r -> r.version().compareTo(ceiling) <= 0));
     expect(
-        "known_at",
+        "known_at " + knownAt,
         fn("known_at", "'" + name + "', '" + knownAt + "'"),
         model.current(r -> !r.recordedAt().isAfter(knownAt)));
     expect(

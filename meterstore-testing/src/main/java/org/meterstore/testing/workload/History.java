@@ -87,10 +87,12 @@ public record History(
   public record Maintain(Instant at, int maxWindows, boolean expire) implements Event {}
 
   /**
-   * A foreign tool commits a snapshot without W on top of the table (an empty append); MeterStore
-   * then re-stamps W onto it.
+   * A foreign tool commits a snapshot without W on top of the table; MeterStore then re-stamps W
+   * onto it. The commit is empty, or with {@code tie} it appends a data file holding a copy of one
+   * archived current version (a reading no later delivery touches) with another value and a later
+   * {@code recorded_at}: a tie in {@code version} that {@code recorded_at} must break.
    */
-  public record ForeignCommit(Instant at) implements Event {}
+  public record ForeignCommit(Instant at, boolean tie) implements Event {}
 
   /** The table's current snapshot is tagged {@code name}. */
   public record Tag(Instant at, String name) implements Event {}

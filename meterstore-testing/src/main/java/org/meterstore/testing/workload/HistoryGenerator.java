@@ -119,8 +119,8 @@ public final class HistoryGenerator {
       return new Deliver(at, d.kind(), d.readings());
     } else if (e instanceof Maintain m) {
       return new Maintain(at, m.maxWindows(), m.expire());
-    } else if (e instanceof ForeignCommit) {
-      return new ForeignCommit(at);
+    } else if (e instanceof ForeignCommit f) {
+      return new ForeignCommit(at, f.tie());
     } else if (e instanceof Tag t) {
       return new Tag(at, t.name());
     } else if (e instanceof StaleHotWrite w) {
@@ -238,7 +238,7 @@ public final class HistoryGenerator {
       Instant after = at.plusSeconds(30);
       switch (random.nextInt(6)) {
         case 0 -> events.add(new Tag(after, "settle-" + tags++));
-        case 1 -> events.add(new ForeignCommit(after));
+        case 1 -> events.add(new ForeignCommit(after, random.nextBoolean()));
         case 2 -> events.add(staleWrite(after));
         case 3 -> events.add(new Check(after, random.nextInt(3) == 0));
         default -> {

@@ -33,6 +33,7 @@ public final class ReferenceModel {
   private final int scopeColumn;
   private final Map<List<Object>, StoredReading> byPrimaryKey = new LinkedHashMap<>();
   private final Map<List<Object>, List<StoredReading>> byResolutionKey = new LinkedHashMap<>();
+  private final List<StoredReading> foreign = new ArrayList<>();
 
   /** A model of one table. */
   public ReferenceModel(TableDefinition table) {
@@ -86,9 +87,21 @@ public final class ReferenceModel {
     return winner(rivals) == e.stored ? WriteOutcome.SUPERSEDED : WriteOutcome.SHADOWED;
   }
 
-  /** Every stored version, in write order. */
+  /**
+   * Stores {@code stored} as a foreign tool wrote it to the cold tier, without MeterStore's write
+   * rules: its primary key may equal a stored version's (the tie {@code recorded_at} breaks).
+   */
+  public void foreign(StoredReading stored) {
+    Entry e = entry(stored);
+    foreign.add(stored);
+    byResolutionKey.computeIfAbsent(e.resolutionKey, k -> new ArrayList<>()).add(stored);
+  }
+
+  /** Every stored version, in write order (foreign rows last). */
   public List<StoredReading> versions() {
-    return List.copyOf(byPrimaryKey.values());
+    List<StoredReading> all = new ArrayList<>(byPrimaryKey.values());
+    all.addAll(foreign);
+    return all;
   }
 
   /** The current reading of every merge key and version scope. */
