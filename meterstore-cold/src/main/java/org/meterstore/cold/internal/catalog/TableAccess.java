@@ -10,6 +10,7 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileIO;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 
@@ -18,6 +19,14 @@ import org.meterstore.api.MeterStoreException;
  * commit against a base they did not just read, and refreshed in place for {@link #read} (reads
  * that commit nothing, such as the watermark every write asks for). An optional decorator wraps the
  * table's {@link TableOperations}: the seam through which tests inject refused and unknown commits.
+ *
+ * <p>Why a load probes the object store first: Iceberg reads a table's metadata file with up to 20
+ * retries and a backoff growing to 5 s, about 90 s in all, and no catalog offers a setting for it.
+ * With the object store unreachable every load (each write's duplicate check, each archival run)
+ * would stall that long before failing. So a load first asks the store whether the metadata file
+ * the last load saw exists: one request, failing at once with {@code STORAGE} when the store does
+ * not answer. A {@link #read} refreshes without it: the metadata file is read only when the
+ * catalog's pointer moved.
  */
 public final class TableAccess {
   private final Catalog catalog;
@@ -25,6 +34,10 @@ public final class TableAccess {
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
   private Table reading;
+  private volatile Probe probe;
+
+  /** The metadata file the last load saw, and the FileIO that read it. */
+  private record Probe(FileIO io, String metadataLocation) {}
 
   /** Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages. */
   public TableAccess(Catalog catalog, TableIdentifier identifier, String tableName) {
@@ -114,8 +127,13 @@ public final class TableAccess {
   }
 
   private Table loadRaw() {
+    probeStore();
     try {
-      return catalog.loadTable(identifier);
+      Table table = catalog.loadTable(identifier);
+      if (table instanceof HasTableOperations h && h.operations().current() != null) {
+        probe = new Probe(table.io(), h.operations().current().metadataFileLocation());
+      }
+      return table;
     } catch (NoSuchTableException e) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,
@@ -124,6 +142,22 @@ public final class TableAccess {
     } catch (RuntimeException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+    }
+  }
+
+  /** Fails at once when the object store does not answer for the last metadata file seen. */
+  private void probeStore() {
+    Probe p = probe;
+    if (p == null || p.metadataLocation() == null) {
+      return;
+    }
+    try {
+      p.io().newInputFile(p.metadataLocation()).exists(); // gone (expired) is fine; silence is not
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE,
+          "Cannot load cold table " + tableName + ": the object store does not answer (" + e + ")",
+          e);
     }
   }
 }
