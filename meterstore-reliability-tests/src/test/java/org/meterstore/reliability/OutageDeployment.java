@@ -35,6 +35,7 @@ import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.config.CommitPolicy;
+import org.meterstore.cold.internal.catalog.CatalogFactory;
 import org.meterstore.hot.HotSettings;
 import org.meterstore.hot.HotStore;
 import org.meterstore.testing.workload.ReferenceModel;
@@ -83,15 +84,11 @@ final class OutageDeployment implements AutoCloseable {
     this.pool = new HikariDataSource(config);
     this.hot =
         HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel());
-    Map<String, String> props = new HashMap<>();
-    props.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
-    props.put("jdbc.schema-version", "V1");
-    props.put("jdbc.user", user);
-    if (password != null) {
-      props.put("jdbc.password", password);
-    }
-    props.put(CatalogProperties.URI, jdbcUrl);
-    props.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString());
+    // the catalog MeterStore builds for a JDBC configuration, with the FileIO behind the switch
+    Map<String, String> props =
+        new HashMap<>(
+            CatalogFactory.properties(
+                ColdConfig.jdbc(jdbcUrl, user, password, warehouse.toUri().toString())));
     props.put(CatalogProperties.FILE_IO_IMPL, OutageFileIO.class.getName());
     props.put(OutageFileIO.SWITCH, power.name());
     this.iceberg =
