@@ -10,7 +10,6 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.io.FileIO;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 
@@ -20,13 +19,10 @@ import org.meterstore.api.MeterStoreException;
  * that commit nothing, such as the watermark every write asks for). An optional decorator wraps the
  * table's {@link TableOperations}: the seam through which tests inject refused and unknown commits.
  *
- * <p>Why a load probes the object store first: Iceberg reads a table's metadata file with up to 20
- * retries and a backoff growing to 5 s, about 90 s in all, and no catalog offers a setting for it.
- * With the object store unreachable every load (each write's duplicate check, each archival run)
- * would stall that long before failing. So a load first asks the store whether the metadata file
- * the last load saw exists: one request, failing at once with {@code STORAGE} when the store does
- * not answer. A {@link #read} refreshes without it: the metadata file is read only when the
- * catalog's pointer moved.
+ * <p>A load first asks the object store about the metadata file the last load of this table saw
+ * ({@link StoreProbe}), so an unreachable store fails it at once instead of after Iceberg's
+ * metadata retries. A {@link #read} refreshes without asking: the metadata file is read only when
+ * the catalog's pointer moved.
  */
 public final class TableAccess {
   private final Catalog catalog;
@@ -34,14 +30,16 @@ public final class TableAccess {
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
   private Table reading;
-  private volatile Probe probe;
+  private final StoreProbe probe;
 
-  /** The metadata file the last load saw, and the FileIO that read it. */
-  private record Probe(FileIO io, String metadataLocation) {}
-
-  /** Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages. */
-  public TableAccess(Catalog catalog, TableIdentifier identifier, String tableName) {
+  /**
+   * Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages; {@code
+   * probe} is the store's record of the metadata files last loaded.
+   */
+  public TableAccess(
+      Catalog catalog, TableIdentifier identifier, String tableName, StoreProbe probe) {
     this.catalog = catalog;
+    this.probe = probe;
     this.identifier = identifier;
     this.tableName = tableName;
   }
@@ -127,11 +125,11 @@ public final class TableAccess {
   }
 
   private Table loadRaw() {
-    probeStore();
+    probe.check(identifier, tableName);
     try {
       Table table = catalog.loadTable(identifier);
       if (table instanceof HasTableOperations h && h.operations().current() != null) {
-        probe = new Probe(table.io(), h.operations().current().metadataFileLocation());
+        probe.saw(identifier, table.io(), h.operations().current().metadataFileLocation());
       }
       return table;
     } catch (NoSuchTableException e) {
@@ -142,22 +140,6 @@ public final class TableAccess {
     } catch (RuntimeException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
-    }
-  }
-
-  /** Fails at once when the object store does not answer for the last metadata file seen. */
-  private void probeStore() {
-    Probe p = probe;
-    if (p == null || p.metadataLocation() == null) {
-      return;
-    }
-    try {
-      p.io().newInputFile(p.metadataLocation()).exists(); // gone (expired) is fine; silence is not
-    } catch (RuntimeException e) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE,
-          "Cannot load cold table " + tableName + ": the object store does not answer (" + e + ")",
-          e);
     }
   }
 }
