@@ -19,6 +19,7 @@ import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.internal.IcebergColdTable;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
+import org.meterstore.cold.internal.catalog.StoreProbe;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
@@ -40,6 +41,7 @@ public final class ColdStore implements AutoCloseable {
   private final Catalog catalog;
   private final boolean ownsCatalog;
   private final CommitCounter counter;
+  private final StoreProbe probe = new StoreProbe();
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
     this.config = config;
@@ -96,7 +98,8 @@ public final class ColdStore implements AutoCloseable {
    */
   public ColdTable table(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    TableAccess access = new TableAccess(catalog, id, definition.name());
+    TableAccess access = new TableAccess(catalog, id, definition.name(), probe);
+    probe.check(id, definition.name()); // the catalog's existence check reads metadata too
     if (!exists(id)) {
       create(definition, id);
     }

@@ -52,6 +52,8 @@ class ColdConfigTest {
     assertThat(CatalogFactory.properties(c))
         .containsEntry("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")
         .containsEntry("jdbc.schema-version", "V1")
+        // reconnect after a PostgreSQL restart (admin shutdown, crash shutdown, starting up)
+        .containsEntry("retryable_status_codes", "57P01,57P02,57P03")
         .containsEntry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
         .containsEntry("s3.path-style-access", "true")
         .containsEntry("s3.endpoint", "http://127.0.0.1:9000")

@@ -15,10 +15,19 @@ import org.meterstore.cold.config.S3Settings;
  * Builds the Iceberg catalog a {@link ColdConfig} describes. The JDBC catalog uses schema version
  * V1 (views supported) and Hadoop's FileIO for {@code file://} warehouses, the only persistent
  * local FileIO Iceberg has; S3 settings switch any catalog to {@code S3FileIO}.
+ *
+ * <p>The JDBC catalog's connections reconnect after a PostgreSQL restart: Iceberg's client pool
+ * reconnects and retries once on the connection-failure SQLStates it knows ({@code 08…}, {@code
+ * 40001}), and MeterStore adds the shutdown states ({@code 57P01} admin shutdown, {@code 57P02}
+ * crash shutdown, {@code 57P03} cannot connect now) that a pooled connection reports first when its
+ * server was restarted; without them the first catalog call after a restart fails.
  */
 public final class CatalogFactory {
   /** The catalog name MeterStore registers its catalogs under. */
   public static final String CATALOG_NAME = "meterstore";
+
+  /** The JDBC catalog's extra SQLStates on which its client pool reconnects and retries once. */
+  static final String RECONNECT_STATES = "57P01,57P02,57P03";
 
   private CatalogFactory() {}
 
@@ -46,6 +55,7 @@ public final class CatalogFactory {
     if (config.kind() == CatalogKind.JDBC) {
       p.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
       p.put("jdbc.schema-version", "V1");
+      p.put("retryable_status_codes", RECONNECT_STATES);
       putIfSet(p, "jdbc.user", config.user());
       putIfSet(p, "jdbc.password", config.password());
     } else if (config.kind() == CatalogKind.REST) {

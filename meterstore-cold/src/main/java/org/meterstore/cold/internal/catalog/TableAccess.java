@@ -18,6 +18,11 @@ import org.meterstore.api.MeterStoreException;
  * commit against a base they did not just read, and refreshed in place for {@link #read} (reads
  * that commit nothing, such as the watermark every write asks for). An optional decorator wraps the
  * table's {@link TableOperations}: the seam through which tests inject refused and unknown commits.
+ *
+ * <p>A load first asks the object store about the metadata file the last load of this table saw
+ * ({@link StoreProbe}), so an unreachable store fails it at once instead of after Iceberg's
+ * metadata retries. A {@link #read} refreshes without asking: the metadata file is read only when
+ * the catalog's pointer moved.
  */
 public final class TableAccess {
   private final Catalog catalog;
@@ -25,10 +30,16 @@ public final class TableAccess {
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
   private Table reading;
+  private final StoreProbe probe;
 
-  /** Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages. */
-  public TableAccess(Catalog catalog, TableIdentifier identifier, String tableName) {
+  /**
+   * Access to {@code identifier} in {@code catalog}; {@code tableName} names it in messages; {@code
+   * probe} is the store's record of the metadata files last loaded.
+   */
+  public TableAccess(
+      Catalog catalog, TableIdentifier identifier, String tableName, StoreProbe probe) {
     this.catalog = catalog;
+    this.probe = probe;
     this.identifier = identifier;
     this.tableName = tableName;
   }
@@ -114,8 +125,13 @@ public final class TableAccess {
   }
 
   private Table loadRaw() {
+    probe.check(identifier, tableName);
     try {
-      return catalog.loadTable(identifier);
+      Table table = catalog.loadTable(identifier);
+      if (table instanceof HasTableOperations h && h.operations().current() != null) {
+        probe.saw(identifier, table.io(), h.operations().current().metadataFileLocation());
+      }
+      return table;
     } catch (NoSuchTableException e) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,

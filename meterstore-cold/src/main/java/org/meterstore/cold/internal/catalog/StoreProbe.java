@@ -1,0 +1,50 @@
+package org.meterstore.cold.internal.catalog;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+
+/**
+ * The metadata file each table's last load saw, kept for one cold store, so that a load can ask the
+ * object store about it before the catalog reads metadata. Why: Iceberg reads a metadata file with
+ * up to 20 retries and a backoff growing to 5 s (about 90 s), and no catalog offers a setting for
+ * it; with the store unreachable every load would stall that long. One request fails at once
+ * instead. Shared by every {@link TableAccess} of the store (archival opens a new one per run).
+ * Thread-safe.
+ */
+public final class StoreProbe {
+  private final Map<TableIdentifier, Seen> seen = new ConcurrentHashMap<>();
+
+  private record Seen(FileIO io, String metadataLocation) {}
+
+  /** Records that a load of {@code id} read {@code metadataLocation} through {@code io}. */
+  void saw(TableIdentifier id, FileIO io, String metadataLocation) {
+    if (io != null && metadataLocation != null) {
+      seen.put(id, new Seen(io, metadataLocation));
+    }
+  }
+
+  /**
+   * Fails at once when the object store does not answer for the last metadata file seen of {@code
+   * id}; a file that is gone (expired) is no failure. Nothing is checked before a first load.
+   *
+   * @throws MeterStoreException {@code STORAGE} (retryable) naming {@code tableName}
+   */
+  public void check(TableIdentifier id, String tableName) {
+    Seen s = seen.get(id);
+    if (s == null) {
+      return;
+    }
+    try {
+      s.io().newInputFile(s.metadataLocation()).exists();
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE,
+          "Cannot load cold table " + tableName + ": the object store does not answer (" + e + ")",
+          e);
+    }
+  }
+}
