@@ -18,14 +18,28 @@ import org.apache.iceberg.types.Types;
  * Decides per file, from Iceberg statistics alone, whether its rows need version resolution: not
  * when the file holds one version (equal {@code version} bounds) and no other file of the scan
  * whose {@code from} range overlaps its own holds another version (or may: several versions,
- * unknown bounds) — every version of a key shares {@code from}, and one version of one key is
- * stored once. A file with delete files or without {@code from} bounds overlaps every file.
+ * unknown bounds) — every version of a key shares {@code from}. An overlapping file with the same
+ * single version conflicts too unless both came in one commit: one commit of MeterStore's stores a
+ * version of a key once (the hot primary key, the correction append's duplicate check), but a
+ * foreign writer may add the same version again, and then {@code recorded_at} decides between the
+ * two rows. A file with delete files or without {@code from} bounds overlaps every file.
  */
 final class FileElision {
   private FileElision() {}
 
   /** A file's {@code from} range and its single version, or null when it may hold several. */
-  private record Range(FileScanTask task, long fromMin, long fromMax, Comparable<Object> version) {}
+  private record Range(
+      FileScanTask task, long fromMin, long fromMax, Comparable<Object> version, Long commit) {
+
+    /** Whether a key may appear in both files (their {@code from} ranges overlap). */
+    boolean conflicts(Range other) {
+      return version == null
+          || other.version == null
+          || version.compareTo(other.version) != 0
+          || commit == null
+          || !commit.equals(other.commit);
+    }
+  }
 
   /** The tasks that need no resolution (compared by identity). */
   static Set<FileScanTask> elided(List<FileScanTask> tasks, Schema schema) {
@@ -49,7 +63,7 @@ final class FileElision {
     for (Range r : ranges) {
       active.removeIf(a -> a.fromMax() < r.fromMin());
       for (Range a : active) {
-        if (a.version() == null || r.version() == null || a.version().compareTo(r.version()) != 0) {
+        if (a.conflicts(r)) {
           conflicted.add(a.task());
           conflicted.add(r.task());
         }
@@ -89,6 +103,6 @@ final class FileElision {
         single = low;
       }
     }
-    return new Range(task, min, max, single);
+    return new Range(task, min, max, single, file.dataSequenceNumber());
   }
 }
