@@ -12,8 +12,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link MaintenanceChild} process as the parent test sees it: its stdout lines arrive on a queue
- * (read by a thread of their own, so the child never blocks on a full pipe); stderr goes to a file.
+ * A child process ({@link MaintenanceChild}, {@link AppendChild}, {@link QueryChild}) as the parent
+ * test sees it: its stdout lines arrive on a queue (read by a thread of their own, so the child
+ * never blocks on a full pipe); stderr goes to a file.
  */
 final class Child implements AutoCloseable {
   private final Process process;
@@ -43,13 +44,18 @@ final class Child implements AutoCloseable {
 
   /** Starts {@code java -cp <this JVM's class path> MaintenanceChild args…}. */
   static Child start(Path stderr, List<String> args) throws IOException {
+    return start(MaintenanceChild.class, stderr, args);
+  }
+
+  /** Starts {@code java -cp <this JVM's class path> <main> args…}. */
+  static Child start(Class<?> main, Path stderr, List<String> args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(MaintenanceChild.class.getName());
+    command.add(main.getName());
     command.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
     return new Child(pb.start());
@@ -76,7 +82,28 @@ final class Child implements AutoCloseable {
     }
   }
 
-  /** Every line seen so far by {@link #await}. */
+  /**
+   * The next line, or null when none arrived within {@code seconds}; {@code EOF} once the child
+   * closed its output (and at every later call).
+   */
+  String next(long seconds) throws InterruptedException {
+    String line = lines.poll(seconds, TimeUnit.SECONDS);
+    if (line != null && line.startsWith("EOF")) {
+      lines.add(line);
+      return "EOF";
+    }
+    if (line != null) {
+      seen.add(line);
+    }
+    return line;
+  }
+
+  /** Whether the process is still running. */
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  /** Every line seen so far by {@link #await} and {@link #next}. */
   List<String> seen() {
     return List.copyOf(seen);
   }
