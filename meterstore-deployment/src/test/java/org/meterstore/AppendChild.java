@@ -113,6 +113,10 @@ public final class AppendChild {
     List<DeliveryPlan.Step> steps = plan.steps();
     for (int i = 0; i < steps.size(); i++) {
       DeliveryPlan.Step step = steps.get(i);
+      boolean dayStarts = i == 0 || !steps.get(i - 1).day().equals(step.day());
+      if (dayStarts && !step.day().minusDays(2).isBefore(DeliveryPlan.FIRST_DAY)) {
+        awaitArchived(catalog, DeliveryPlan.watermarkAfter(step.day().minusDays(2)), out);
+      }
       out.println("BATCH " + i + " " + append(catalog, i, step, out));
       boolean dayDone = i + 1 == steps.size() || !steps.get(i + 1).day().equals(step.day());
       if (dayDone) {
@@ -122,6 +126,24 @@ public final class AppendChild {
         if (last) {
           return;
         }
+      }
+    }
+  }
+
+  /**
+   * Paces the appender one day ahead of archival: before writing day {@code d}, waits (at most 10
+   * s) until every table's W reached what the day before yesterday made due, so that corrections of
+   * older days are late corrections below W and those of yesterday race its archival.
+   */
+  private static void awaitArchived(MeterCatalog catalog, Instant w, PrintStream out) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (TableDefinition t : catalog.tables()) {
+      while (catalog.coldTable(t.name()).watermark().isBefore(w)) {
+        if (System.nanoTime() > deadline) {
+          out.println("WAITED " + t.name() + " " + w);
+          return;
+        }
+        MaintenanceChild.sleep(100);
       }
     }
   }

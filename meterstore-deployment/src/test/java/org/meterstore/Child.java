@@ -52,6 +52,9 @@ final class Child implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
+    // short-lived children on a shared 2-core machine: start fast, keep few GC and JIT threads
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

@@ -73,6 +73,11 @@ final class DeliveryPlan {
     return utcStart(day).plus(lag());
   }
 
+  /** W once the maintainer archived what {@link #maintainerClock} of {@code day} made due. */
+  static Instant watermarkAfter(LocalDate day) {
+    return utcStart(day);
+  }
+
   /** The maintainer's last {@code now} after {@code lastDay}: every window with readings is due. */
   Instant finalClock(LocalDate lastDay) {
     return utcStart(lastDay.plusDays(2)).plus(lag());

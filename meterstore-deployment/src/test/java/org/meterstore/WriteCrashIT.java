@@ -195,10 +195,10 @@ class WriteCrashIT {
       TableDefinition table, Workload workload, ReferenceModel model) {
     try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
       catalog.createTables(CREATED);
-      for (Workload.Delivery delivery : CrashBatch.originals(workload)) {
-        WriteResult r = catalog.append(table.name(), delivery.readings(), WRITTEN);
-        assertThat(r.outcomes()).isEqualTo(model.write(delivery.readings(), WRITTEN));
-      }
+      List<Reading> originals =
+          CrashBatch.originals(workload).stream().flatMap(o -> o.readings().stream()).toList();
+      WriteResult r = catalog.append(table.name(), originals, WRITTEN);
+      assertThat(r.outcomes()).isEqualTo(model.write(originals, WRITTEN));
       assertThat(catalog.archive(ARCHIVED, 8).healthy()).isTrue();
       assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(CUT);
     }
