@@ -36,10 +36,13 @@ import org.meterstore.maintenance.internal.fault.FaultHook;
  *       Prints {@code RESULT <tier>:<outcome> …} in batch order, then, with {@code start}, {@code
  *       stepMinutes} and {@code cycles}, runs maintenance as {@link MaintenanceChild} does.
  *   <li>{@code days}: appends the {@link DeliveryPlan} of {@code seed} and {@code days}, day by
- *       day, printing {@code BATCH <step> <outcomes> <tiers> <attempts>} per step (one letter each)
- *       and {@code DAY <date>} after each day, when it also writes that day's {@link
- *       DeliveryPlan#maintainerClock} to {@code clockFile}. Stops after the day in which {@code
- *       budgetSeconds} of wall time ran out; retries a retryable failure with the same {@code now}.
+ *       day, printing {@code BATCH <step> <outcomes> <tiers> <attempts>} per step (outcomes as two
+ *       letters each, {@code IN SU SH DU}; tiers as one, {@code H C}) and {@code DAY <date>} after
+ *       each day, when it also writes that day's {@link DeliveryPlan#maintainerClock} to {@code
+ *       clockFile} (the last day: {@link DeliveryPlan#finalClock}). Before each day it waits for
+ *       archival to be at most a day behind. Stops after the day in which {@code budgetSeconds} of
+ *       wall time ran out; retries a retryable failure with the same {@code now}, printing {@code
+ *       RETRY <step> <kind> <retryable> <message>}.
  * </ul>
  *
  * Then prints {@code DONE}. Logging goes to stderr.

@@ -24,9 +24,9 @@ import org.meterstore.api.table.TableDefinition;
  * {@code stopFile} and {@code pinClock} (the instant the reader pins are stamped with: a fixed
  * instant after the simulated period, so a pin never expires under a running query).
  *
- * <p>Prints {@code Q <table> <relation> <count> <sum>} per answer, {@code RETRYABLE <table>
- * <message>} for a failure that is a retryable typed error ({@link SQLTransientException} caused by
- * a retryable {@link MeterStoreException}) and {@code BAD <table> <message>} for any other, then
+ * <p>Prints {@code Q <relation> <count> <sum>} per answer, {@code RETRYABLE <relation> <message>}
+ * for a failure that is a retryable typed error ({@link SQLTransientException} caused by a
+ * retryable {@link MeterStoreException}) and {@code BAD <relation> <message>} for any other, then
  * {@code DONE}.
  */
 public final class QueryChild {

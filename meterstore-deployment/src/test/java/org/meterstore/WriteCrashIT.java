@@ -116,13 +116,6 @@ class WriteCrashIT {
   }
 
   static Stream<Case> cases() {
-    if (System.getProperty("crashCases") != null) {
-      return allCases().filter(c -> System.getProperty("crashCases").contains("" + c.id()));
-    }
-    return allCases();
-  }
-
-  static Stream<Case> allCases() {
     return Stream.of(
         new Case(1, CrashBatch.STRADDLING, null, AppendPoint.AFTER_ROUTING, Landed.NOTHING),
         new Case(2, CrashBatch.STRADDLING, null, AppendPoint.AFTER_HOT, Landed.THE_HOT_PART),
