@@ -85,28 +85,7 @@ final class Child implements AutoCloseable {
     }
   }
 
-  /**
-   * The next line, or null when none arrived within {@code seconds}; {@code EOF} once the child
-   * closed its output (and at every later call).
-   */
-  String next(long seconds) throws InterruptedException {
-    String line = lines.poll(seconds, TimeUnit.SECONDS);
-    if (line != null && line.startsWith("EOF")) {
-      lines.add(line);
-      return "EOF";
-    }
-    if (line != null) {
-      seen.add(line);
-    }
-    return line;
-  }
-
-  /** Whether the process is still running. */
-  boolean alive() {
-    return process.isAlive();
-  }
-
-  /** Every line seen so far by {@link #await} and {@link #next}. */
+  /** Every line seen so far by {@link #await}. */
   List<String> seen() {
     return List.copyOf(seen);
   }

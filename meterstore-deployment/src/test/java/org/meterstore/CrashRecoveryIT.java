@@ -98,6 +98,7 @@ class CrashRecoveryIT {
         cold.snapshots().stream().filter(s -> "archive".equals(s.meterstoreOperation())).toList();
     assertThat(archives.stream().map(SnapshotInfo::watermark).distinct().count())
         .isEqualTo(archives.size());
+    ArchiveCommits.assertEachWindowOnce(cold, FINAL_W);
     assertThat(d.coldRows(table)).isEqualTo(model.versions().size());
     assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
     assertThat(d.hot.partitions().countRowsBelow(table, FINAL_W)).isZero();

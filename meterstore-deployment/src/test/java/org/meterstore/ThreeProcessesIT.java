@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +20,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.snapshot.SnapshotInfo;
-import org.meterstore.cold.table.ColdTable;
 import org.meterstore.maintenance.testing.Tally;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
@@ -36,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * below W), a maintainer archiving and reclaiming on a simulated clock that follows the appender's
  * finished days, and a querier reading both tiers all along. Every query answers or fails
  * retryably, and its counts never go back (readings are only ever added); every outcome the
- * appender saw is what the reference model says; at the end every window is archived exactly once,
- * SQL answers what the model holds to the last decimal, and no hot row is left below W.
+ * appender saw is what the reference model says; at the end every window is archived exactly once
+ * (the archive commits cover everything below W without gap or overlap), SQL answers what the model
+ * holds to the last decimal, and no hot row is left below W.
  */
 @ExtendWith(PostgresExtension.class)
 class ThreeProcessesIT {
@@ -134,7 +131,7 @@ class ThreeProcessesIT {
         for (TableDefinition t : tables) {
           ReferenceModel model = models.get(t.name());
           assertThat(d.cold.table(t).watermark()).as("W of %s", t.name()).isEqualTo(w);
-          assertEveryWindowArchivedOnce(t, model, w);
+          ArchiveCommits.assertEachWindowOnce(d.cold.table(t), w);
           assertThat(d.tiers(t)).isEqualTo(Tally.expected(t, model));
           ModelQuery.assertAgrees(catalog, t, model);
           assertThat(d.hot.partitions().countRowsBelow(t, w)).isZero();
@@ -216,39 +213,6 @@ class ThreeProcessesIT {
       }
     }
     assertThat(answers).isGreaterThanOrEqualTo(8);
-  }
-
-  /**
-   * The archive commits of {@code table}, in commit order, cover disjoint ranges with strictly
-   * rising W up to {@code w}, and every UTC day holding a reading lies in exactly one of them.
-   */
-  private static void assertEveryWindowArchivedOnce(
-      TableDefinition table, ReferenceModel model, Instant w) {
-    ColdTable cold = d.cold.table(table);
-    org.apache.iceberg.Table iceberg = cold.icebergTable();
-    List<Instant[]> ranges = new ArrayList<>();
-    cold.snapshots().stream()
-        .filter(s -> "archive".equals(s.meterstoreOperation()))
-        .sorted(java.util.Comparator.comparingLong(SnapshotInfo::sequenceNumber))
-        .forEach(
-            s -> {
-              String range =
-                  iceberg.snapshot(s.snapshotId()).summary().get("meterstore.archived-range");
-              String[] bounds = range.substring(1, range.length() - 1).split(", ");
-              ranges.add(new Instant[] {Instant.parse(bounds[0]), Instant.parse(bounds[1])});
-              assertThat(s.watermark()).isEqualTo(Instant.parse(bounds[1]));
-            });
-    for (int i = 1; i < ranges.size(); i++) {
-      assertThat(ranges.get(i)[0]).isAfterOrEqualTo(ranges.get(i - 1)[1]);
-      assertThat(ranges.get(i)[1]).isAfter(ranges.get(i - 1)[1]);
-    }
-    assertThat(ranges.get(ranges.size() - 1)[1]).isEqualTo(w);
-    for (LocalDate day : Tally.expected(table, model).keySet()) {
-      Instant start = day.atStartOfDay(ZoneOffset.UTC).toInstant();
-      assertThat(ranges.stream().filter(r -> !start.isBefore(r[0]) && start.isBefore(r[1])))
-          .as("archive commits of %s covering %s", table.name(), day)
-          .hasSize(1);
-    }
   }
 
   private static Path log(String which) throws java.io.IOException {

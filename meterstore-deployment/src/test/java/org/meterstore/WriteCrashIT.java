@@ -21,7 +21,6 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.internal.write.AppendPoint;
 import org.meterstore.maintenance.testing.Tally;
@@ -235,12 +234,7 @@ class WriteCrashIT {
   private static void assertCompleted(TableDefinition table, ReferenceModel model)
       throws Exception {
     assertThat(d.cold.table(table).watermark()).isEqualTo(FINAL_W);
-    List<SnapshotInfo> archives =
-        d.cold.table(table).snapshots().stream()
-            .filter(s -> "archive".equals(s.meterstoreOperation()))
-            .toList();
-    assertThat(archives.stream().map(SnapshotInfo::watermark).distinct().count())
-        .isEqualTo(archives.size());
+    ArchiveCommits.assertEachWindowOnce(d.cold.table(table), FINAL_W);
     assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
     assertThat(d.hot.partitions().countRowsBelow(table, FINAL_W)).isZero();
     assertThat(d.hot.partitions().list(table))
