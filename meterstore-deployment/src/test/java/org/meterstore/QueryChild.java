@@ -47,7 +47,7 @@ public final class QueryChild {
           query(catalog, t.name(), out);
           query(catalog, t.name() + "_versions", out);
         }
-        MaintenanceChild.sleep(100);
+        MaintenanceChild.sleep(20);
       }
     }
     out.println("DONE");

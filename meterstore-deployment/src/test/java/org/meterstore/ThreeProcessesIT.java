@@ -231,17 +231,21 @@ class ThreeProcessesIT {
         retried += b[4].equals("1") ? 0 : 1;
       }
     }
-    LoggerFactory.getLogger(ThreeProcessesIT.class)
-        .info(
-            "appender: {} days, {} batches ({} retried), {} readings cold (late or re-routed);"
-                + " querier: {} answers, {} retryable failures; maintainer: {} cycles, {} windows",
-            appended.stream().filter(l -> l.startsWith("DAY ")).count(),
-            appended.stream().filter(l -> l.startsWith("BATCH ")).count(),
-            retried,
-            cold,
-            queried.stream().filter(l -> l.startsWith("Q ")).count(),
-            queried.stream().filter(l -> l.startsWith("RETRYABLE ")).count(),
-            rows.size(),
-            rows.stream().mapToInt(r -> Integer.parseInt(r[4])).sum());
+    org.slf4j.Logger log = LoggerFactory.getLogger(ThreeProcessesIT.class);
+    appended.stream().filter(l -> l.startsWith("RETRY ")).forEach(l -> log.info("appender: {}", l));
+    queried.stream()
+        .filter(l -> l.startsWith("RETRYABLE "))
+        .forEach(l -> log.info("querier: {}", l));
+    log.info(
+        "appender: {} days, {} batches ({} retried), {} readings cold (late or re-routed);"
+            + " querier: {} answers, {} retryable failures; maintainer: {} cycles, {} windows",
+        appended.stream().filter(l -> l.startsWith("DAY ")).count(),
+        appended.stream().filter(l -> l.startsWith("BATCH ")).count(),
+        retried,
+        cold,
+        queried.stream().filter(l -> l.startsWith("Q ")).count(),
+        queried.stream().filter(l -> l.startsWith("RETRYABLE ")).count(),
+        rows.size(),
+        rows.stream().mapToInt(r -> Integer.parseInt(r[4])).sum());
   }
 }
