@@ -80,7 +80,7 @@ public final class MeterCatalog implements AutoCloseable {
     this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, AppendHook.NONE);
   }
 
-  /** Test seam: {@code hook} runs after each routing round of {@link #append}. */
+  /** Test seam: {@code hook} runs at each {@code AppendPoint} of {@link #append}. */
   void appendHook(AppendHook hook) {
     this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, hook);
   }

@@ -33,6 +33,7 @@ import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.write.BelowFloorException;
 import org.meterstore.internal.write.AppendHook;
+import org.meterstore.internal.write.AppendPoint;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
@@ -111,8 +112,8 @@ class AppendIT {
     try (MeterCatalog catalog = archivedTwoDays(table)) {
       AtomicBoolean fired = new AtomicBoolean();
       catalog.appendHook(
-          (name, w) -> {
-            if (fired.compareAndSet(false, true)) {
+          (point, name, w) -> {
+            if (point == AppendPoint.AFTER_ROUTING && fired.compareAndSet(false, true)) {
               assertThat(w).isEqualTo(MAR3);
               // archival moves W to Mar 4 after the batch was routed by W = Mar 3
               assertThat(catalog.archive(MAR5, 8).healthy()).isTrue();
@@ -169,8 +170,8 @@ class AppendIT {
       Path moved = warehouse.resolveSibling(warehouse.getFileName() + "-away");
       AtomicBoolean fired = new AtomicBoolean();
       catalog.appendHook(
-          (name, w) -> {
-            if (fired.compareAndSet(false, true)) {
+          (point, name, w) -> {
+            if (point == AppendPoint.AFTER_ROUTING && fired.compareAndSet(false, true)) {
               move(warehouse, moved); // the object store goes away after routing
             }
           });
@@ -210,8 +211,8 @@ class AppendIT {
               .name();
       AtomicBoolean fired = new AtomicBoolean();
       catalog.appendHook(
-          (name, w) -> {
-            if (fired.compareAndSet(false, true)) {
+          (point, name, w) -> {
+            if (point == AppendPoint.AFTER_ROUTING && fired.compareAndSet(false, true)) {
               // archival of Mar 3 has begun: detached, not committed, W still Mar 3
               d.hot.partitions().detach(table, mar3, DetachMode.PLAIN);
             }

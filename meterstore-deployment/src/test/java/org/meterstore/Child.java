@@ -12,8 +12,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link MaintenanceChild} process as the parent test sees it: its stdout lines arrive on a queue
- * (read by a thread of their own, so the child never blocks on a full pipe); stderr goes to a file.
+ * A child process ({@link MaintenanceChild}, {@link AppendChild}, {@link QueryChild}) as the parent
+ * test sees it: its stdout lines arrive on a queue (read by a thread of their own, so the child
+ * never blocks on a full pipe); stderr goes to a file.
  */
 final class Child implements AutoCloseable {
   private final Process process;
@@ -43,13 +44,21 @@ final class Child implements AutoCloseable {
 
   /** Starts {@code java -cp <this JVM's class path> MaintenanceChild args…}. */
   static Child start(Path stderr, List<String> args) throws IOException {
+    return start(MaintenanceChild.class, stderr, args);
+  }
+
+  /** Starts {@code java -cp <this JVM's class path> <main> args…}. */
+  static Child start(Class<?> main, Path stderr, List<String> args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
+    // short-lived children on a shared 2-core machine: start fast, keep few GC and JIT threads
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(MaintenanceChild.class.getName());
+    command.add(main.getName());
     command.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
     return new Child(pb.start());

@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.testing.TestDatabase;
 
-/** The arguments of a {@link MaintenanceChild}, built fluently by the parent test. */
+/**
+ * The arguments of a child ({@link MaintenanceChild}, {@link AppendChild}, {@link QueryChild}),
+ * built fluently by the parent test.
+ */
 final class ChildArgs {
   private final List<String> args = new ArrayList<>();
 

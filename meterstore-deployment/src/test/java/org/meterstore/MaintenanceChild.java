@@ -27,7 +27,9 @@ import org.meterstore.testing.TestDatabase;
  * optionally {@code crashAt} (a {@link FaultPoint}: print {@code REACHED} and hang there until
  * killed; the hook is installed around each cycle with {@link FaultInjection#during}), {@code
  * holdMillis} (sleep that long after taking each lease) and {@code goFile} (wait for it to exist
- * before the first cycle, after printing {@code READY}).
+ * before the first cycle, after printing {@code READY}); or, instead of fixed cycles, {@code
+ * clockFile}, {@code stopFile} and {@code maxSteps} to follow another process's simulated clock
+ * (see {@link #follow}).
  *
  * <p>Prints one {@code ROW <cycle> <table> <status> <windows> <violations>} line per outcome row,
  * then {@code DONE}. Logging goes to stderr.
@@ -37,55 +39,127 @@ public final class MaintenanceChild {
 
   /** Runs the child. */
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = new HashMap<>();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      a.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
+    Map<String, String> a = arguments(args);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    TestDatabase db =
-        new TestDatabase(a.get("url"), a.get("user"), a.get("password"), "child", "x");
-    Duration lag = Duration.ofHours(Long.parseLong(a.get("lagHours")));
-    Duration grace = Duration.ofMinutes(Long.parseLong(a.get("graceMinutes")));
-    List<TableDefinition> tables =
-        List.of(a.get("tables").split(",")).stream()
-            .map(n -> CatalogFixture.table(n, lag, grace))
-            .toList();
-    try (CatalogFixture d =
-        new CatalogFixture(
-            db, Path.of(a.get("warehouse")), Duration.ofSeconds(3), OpenTelemetry.noop())) {
-      MaintenanceBuilder loop =
-          d.catalog(tables, OpenTelemetry.noop())
-              .maintenance()
-              .holder("child-" + ProcessHandle.current().pid())
-              .sourceChunkRows(Integer.parseInt(a.get("chunkRows")));
+    List<TableDefinition> tables = tables(a);
+    try (CatalogFixture d = fixture(a)) {
+      MaintenanceBuilder loop = loop(a, d.catalog(tables, OpenTelemetry.noop()));
       FaultHook hook = hook(a, out);
       awaitGo(a, out);
-      Instant start = Instant.parse(a.get("start"));
-      Duration step = Duration.ofMinutes(Long.parseLong(a.get("stepMinutes")));
-      int cycles = Integer.parseInt(a.get("cycles"));
-      for (int i = 0; i < cycles; i++) {
-        Instant at = start.plus(step.multipliedBy(i));
-        print(out, i, FaultInjection.during(hook, () -> loop.runOnce(at)));
-      }
-      // With settle=N, keep running the last cycle's `now` (at most N more times) until nothing is
-      // due: a cycle that was deferred or contended on a loaded machine is made up, as the next
-      // scheduled cycle would in production.
-      int settle = Integer.parseInt(a.getOrDefault("settle", "0"));
-      Instant last = start.plus(step.multipliedBy(cycles - 1L));
-      for (int i = 0; i < settle; i++) {
-        MaintenanceOutcome outcome = FaultInjection.during(hook, () -> loop.runOnce(last));
-        print(out, cycles + i, outcome);
-        if (outcome.rows().stream().allMatch(r -> r.status() == TableOutcome.Status.NOTHING_DUE)) {
-          break;
-        }
-        sleep(200);
+      if (a.containsKey("clockFile")) {
+        follow(a, loop, out);
+      } else {
+        cycles(a, loop, hook, out);
       }
     }
     out.println("DONE");
   }
 
-  private static void print(PrintStream out, int cycle, MaintenanceOutcome outcome) {
+  /** The {@code key=value} arguments. */
+  static Map<String, String> arguments(String[] args) {
+    Map<String, String> a = new HashMap<>();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      a.put(arg.substring(0, eq), arg.substring(eq + 1));
+    }
+    return a;
+  }
+
+  /** Both tiers over the parent's test database and warehouse. */
+  static CatalogFixture fixture(Map<String, String> a) {
+    TestDatabase db =
+        new TestDatabase(a.get("url"), a.get("user"), a.get("password"), "child", "x");
+    return new CatalogFixture(
+        db, Path.of(a.get("warehouse")), Duration.ofSeconds(3), OpenTelemetry.noop());
+  }
+
+  /** The tables named by {@code tables}, with {@code lagHours} and {@code graceMinutes}. */
+  static List<TableDefinition> tables(Map<String, String> a) {
+    Duration lag = Duration.ofHours(Long.parseLong(a.get("lagHours")));
+    Duration grace = Duration.ofMinutes(Long.parseLong(a.get("graceMinutes")));
+    return List.of(a.get("tables").split(",")).stream()
+        .map(n -> CatalogFixture.table(n, lag, grace))
+        .toList();
+  }
+
+  /** The catalog's maintenance loop, held by this process, streaming {@code chunkRows}. */
+  static MaintenanceBuilder loop(Map<String, String> a, MeterCatalog catalog) {
+    return catalog
+        .maintenance()
+        .holder("child-" + ProcessHandle.current().pid())
+        .sourceChunkRows(Integer.parseInt(a.get("chunkRows")));
+  }
+
+  /** {@code cycles} cycles from {@code start}, {@code stepMinutes} apart, then the settle ones. */
+  static void cycles(
+      Map<String, String> a, MaintenanceBuilder loop, FaultHook hook, PrintStream out) {
+    Instant start = Instant.parse(a.get("start"));
+    Duration step = Duration.ofMinutes(Long.parseLong(a.get("stepMinutes")));
+    int cycles = Integer.parseInt(a.get("cycles"));
+    for (int i = 0; i < cycles; i++) {
+      Instant at = start.plus(step.multipliedBy(i));
+      print(out, i, FaultInjection.during(hook, () -> loop.runOnce(at)));
+    }
+    // With settle=N, keep running the last cycle's `now` (at most N more times) until nothing is
+    // due: a cycle that was deferred or contended on a loaded machine is made up, as the next
+    // scheduled cycle would in production.
+    int settle = Integer.parseInt(a.getOrDefault("settle", "0"));
+    Instant last = start.plus(step.multipliedBy(cycles - 1L));
+    settle(loop, last, settle, cycles, hook, out);
+  }
+
+  private static int settle(
+      MaintenanceBuilder loop, Instant at, int times, int cycle, FaultHook hook, PrintStream out) {
+    for (int i = 0; i < times; i++) {
+      MaintenanceOutcome outcome = FaultInjection.during(hook, () -> loop.runOnce(at));
+      print(out, cycle++, outcome);
+      if (outcome.rows().stream().allMatch(r -> r.status() == TableOutcome.Status.NOTHING_DUE)) {
+        break;
+      }
+      sleep(200);
+    }
+    return cycle;
+  }
+
+  /**
+   * Follows another process's simulated clock: each cycle's {@code now} is the instant in {@code
+   * clockFile} (written atomically by that process; {@code start} until it exists) plus {@code
+   * stepMinutes} for every cycle already run at that instant, at most {@code maxSteps} of them, so
+   * that a window archived at one cycle is reclaimed at a later one. Once {@code stopFile} exists,
+   * re-reads the clock and settles there (and one step later) until nothing is due.
+   */
+  static void follow(Map<String, String> a, MaintenanceBuilder loop, PrintStream out) {
+    Path clockFile = Path.of(a.get("clockFile"));
+    Path stopFile = Path.of(a.get("stopFile"));
+    Duration step = Duration.ofMinutes(Long.parseLong(a.get("stepMinutes")));
+    int maxSteps = Integer.parseInt(a.getOrDefault("maxSteps", "3"));
+    Instant base = Instant.parse(a.get("start"));
+    int steps = 0;
+    int cycle = 0;
+    while (!Files.exists(stopFile)) {
+      Instant read = readClock(clockFile, base);
+      if (!read.equals(base)) {
+        base = read;
+        steps = 0;
+      }
+      Instant at = base.plus(step.multipliedBy(Math.min(steps++, maxSteps)));
+      print(out, cycle++, loop.runOnce(at));
+      sleep(150);
+    }
+    Instant last = readClock(clockFile, base);
+    cycle = settle(loop, last, 20, cycle, FaultHook.NONE, out);
+    settle(loop, last.plus(step), 20, cycle, FaultHook.NONE, out);
+  }
+
+  private static Instant readClock(Path file, Instant otherwise) {
+    try {
+      return Files.exists(file) ? Instant.parse(Files.readString(file).trim()) : otherwise;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static void print(PrintStream out, int cycle, MaintenanceOutcome outcome) {
     for (TableOutcome row : outcome.rows()) {
       out.println(
           "ROW "
@@ -118,7 +192,7 @@ public final class MaintenanceChild {
     };
   }
 
-  private static void awaitGo(Map<String, String> a, PrintStream out) {
+  static void awaitGo(Map<String, String> a, PrintStream out) {
     if (!a.containsKey("goFile")) {
       return;
     }
@@ -129,7 +203,7 @@ public final class MaintenanceChild {
     }
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

@@ -74,9 +74,13 @@ public final class TieredAppend {
     state.route(w);
     coldTable.checkCorrections(state.stamped(state.pendingCold));
     for (int round = 1; ; round++) {
-      hook.afterRouting(table.name(), w);
-      writeHot(state, w, coldTable);
-      writeCold(state, coldTable, state.pendingCold, false);
+      hook.at(AppendPoint.AFTER_ROUTING, table.name(), w);
+      if (writeHot(state, w, coldTable)) {
+        hook.at(AppendPoint.AFTER_HOT, table.name(), w);
+      }
+      if (writeCold(state, coldTable, state.pendingCold, false)) {
+        hook.at(AppendPoint.AFTER_COLD, table.name(), w);
+      }
       Instant now2 = coldTable.watermark();
       if (!now2.isAfter(w) && state.pendingHot.isEmpty()) {
         break;
@@ -89,7 +93,9 @@ public final class TieredAppend {
       }
       w = now2;
       state.reroute(w);
-      writeCold(state, coldTable, state.rerouted, true);
+      if (writeCold(state, coldTable, state.rerouted, true)) {
+        hook.at(AppendPoint.AFTER_REROUTE, table.name(), w);
+      }
     }
     int late = state.lateCount();
     if (late > 0) {
@@ -98,15 +104,17 @@ public final class TieredAppend {
     return state.result();
   }
 
-  private void writeHot(Batch state, Instant w, ColdTable coldTable) {
+  /** Writes the hot part; true when it committed (false: nothing pending, or refused below W). */
+  private boolean writeHot(Batch state, Instant w, ColdTable coldTable) {
     if (state.pendingHot.isEmpty()) {
-      return;
+      return false;
     }
     List<Integer> part = List.copyOf(state.pendingHot);
     try {
       WriteResult written = hot.write(state.table, state.readings(part), state.now, w);
       state.landed(part, written.outcomes(), Tier.HOT);
       state.pendingHot.clear();
+      return true;
     } catch (BelowFloorException e) {
       // the window was archived or is being archived: route by the W archival commits next
       if (!coldTable.watermark().isAfter(w)) {
@@ -117,14 +125,17 @@ public final class TieredAppend {
                 + ")",
             e);
       }
+      return false;
     } catch (MeterStoreException e) {
       throw state.anyLanded() ? state.failure(e) : e;
     }
   }
 
-  private void writeCold(Batch state, ColdTable coldTable, List<Integer> part, boolean rerouted) {
+  /** Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do). */
+  private boolean writeCold(
+      Batch state, ColdTable coldTable, List<Integer> part, boolean rerouted) {
     if (part.isEmpty()) {
-      return;
+      return false;
     }
     List<Integer> indices = List.copyOf(part);
     try {
@@ -132,6 +143,7 @@ public final class TieredAppend {
           coldTable.appendCorrections(state.stamped(indices), state.now).outcomes();
       state.landedCold(indices, outcomes, rerouted);
       part.clear();
+      return true;
     } catch (MeterStoreException e) {
       throw state.failure(e);
     }
@@ -180,7 +192,10 @@ public final class TieredAppend {
       }
     }
 
-    /** After W moved to {@code w}: what landed hot below it, and what still waits, goes cold. */
+    /**
+     * After W moved to {@code w}: what landed hot below it, and what the hot tier refused below it,
+     * goes cold in one append (a refused reading has no hot outcome to keep).
+     */
     void reroute(Instant w) {
       for (int i = 0; i < readings.size(); i++) {
         if (tiers[i] == Tier.HOT && readings.get(i).from().isBefore(w)) {
@@ -190,11 +205,12 @@ public final class TieredAppend {
       pendingHot.removeIf(
           i -> {
             if (readings.get(i).from().isBefore(w)) {
-              pendingCold.add(i);
+              rerouted.add(i);
               return true;
             }
             return false;
           });
+      rerouted.sort(null);
     }
 
     List<Reading> readings(List<Integer> indices) {

@@ -23,15 +23,20 @@ import org.meterstore.hot.partition.PartitionState;
  * so the session's {@code DateStyle} and {@code TimeZone} cannot distort them.
  */
 public final class PartitionCatalog {
-  private static final String ATTACHED =
+  /**
+   * Attached partitions (with their bounds) and detached ones (by name) in one statement: one
+   * snapshot of the catalog, so a partition detached or attached meanwhile appears exactly once.
+   * Two statements under READ COMMITTED could each see another state and list it twice.
+   */
+  private static final String PARTITIONS =
       "SELECT c.relname, i.inhdetachpending, b.m[1]::timestamptz, b.m[2]::timestamptz"
           + " FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,"
           + " LATERAL (SELECT regexp_match(pg_get_expr(c.relpartbound, c.oid),"
           + " 'FROM \\(''([^'']*)''\\) TO \\(''([^'']*)''\\)') AS m) b"
-          + " WHERE i.inhparent = to_regclass(?)";
-
-  private static final String DETACHED =
-      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+          + " WHERE i.inhparent = to_regclass(?)"
+          + " UNION ALL"
+          + " SELECT c.relname, NULL::boolean, NULL::timestamptz, NULL::timestamptz"
+          + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
           + " WHERE n.nspname = ? AND c.relkind = 'r' AND c.relname ~ ?"
           + " AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)";
 
@@ -68,13 +73,25 @@ public final class PartitionCatalog {
   /** All of {@code table}'s partitions, attached or not, in bound order. */
   public List<PartitionInfo> list(Connection c, TableDefinition table) throws SQLException {
     PartitionGrid grid = PartitionGrid.of(table);
-    List<PartitionInfo> partitions = new ArrayList<>(attached(c, table));
-    try (PreparedStatement s = c.prepareStatement(DETACHED)) {
-      s.setString(1, schema);
-      s.setString(2, grid.namePattern());
+    List<PartitionInfo> partitions = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(PARTITIONS)) {
+      s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
+      s.setString(2, schema);
+      s.setString(3, grid.namePattern());
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           String name = rs.getString(1);
+          boolean detachPending = rs.getBoolean(2);
+          if (!rs.wasNull()) {
+            partitions.add(
+                new PartitionInfo(
+                    table.name(),
+                    name,
+                    instant(rs, 3),
+                    instant(rs, 4),
+                    detachPending ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
+            continue;
+          }
           grid.lowerBound(name)
               .ifPresent(
                   lower ->
@@ -96,25 +113,6 @@ public final class PartitionCatalog {
   public Optional<PartitionInfo> find(Connection c, TableDefinition table, String name)
       throws SQLException {
     return list(c, table).stream().filter(p -> p.name().equals(name)).findFirst();
-  }
-
-  private List<PartitionInfo> attached(Connection c, TableDefinition table) throws SQLException {
-    List<PartitionInfo> partitions = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement(ATTACHED)) {
-      s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          partitions.add(
-              new PartitionInfo(
-                  table.name(),
-                  rs.getString(1),
-                  instant(rs, 3),
-                  instant(rs, 4),
-                  rs.getBoolean(2) ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
-        }
-      }
-    }
-    return partitions;
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {
