@@ -210,9 +210,10 @@ final class ModelQueries implements AutoCloseable {
   }
 
   /**
-   * Up to three live snapshots and every tag, as of each: the model restricted to the readings
-   * below that snapshot's W that had arrived when it was made. An expired snapshot is an error
-   * naming it, never another snapshot's answer.
+   * Up to three live snapshots and every tag, as of each, and as of the commit time of the newest
+   * snapshot whose commit time no other shares: the model restricted to the readings below that
+   * snapshot's W that had arrived when it was made. An expired snapshot is an error naming it,
+   * never another snapshot's answer.
    */
   void expectSnapshots(
       Map<Long, SnapshotInfo> live,
@@ -233,6 +234,18 @@ final class ModelQueries implements AutoCloseable {
           fn("as_of_snapshot", "'" + name + "_versions', " + id),
           asOf(snapshot, seenAt.get(id), true));
     }
+    live.values().stream()
+        .filter(
+            x ->
+                live.values().stream().filter(y -> y.committedAt().equals(x.committedAt())).count()
+                    == 1)
+        .reduce((a, b) -> b)
+        .ifPresent(
+            latest ->
+                expect(
+                    "t" + latest.snapshotId(),
+                    fn("as_of_time", "'" + name + "', '" + latest.committedAt() + "'"),
+                    asOf(latest, seenAt.get(latest.snapshotId()), false)));
     tags.forEach(
         (tag, id) ->
             expect(

@@ -27,6 +27,7 @@ import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.internal.write.AppendHook;
+import org.meterstore.internal.write.AppendPoint;
 import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.internal.fault.FaultHook;
 import org.meterstore.maintenance.internal.fault.FaultInjection;
@@ -163,8 +164,8 @@ class PostgresOutageIT {
     AtomicBoolean stopped = new AtomicBoolean();
     AppendHooks.install(
         d.catalog,
-        (table, w) -> {
-          if (stopped.compareAndSet(false, true)) {
+        (point, table, w) -> {
+          if (point == AppendPoint.AFTER_ROUTING && stopped.compareAndSet(false, true)) {
             pg.stop(); // routed by W, neither tier written yet
           }
         });

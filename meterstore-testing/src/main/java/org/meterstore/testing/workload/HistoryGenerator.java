@@ -227,33 +227,44 @@ public final class HistoryGenerator {
   }
 
   /**
-   * Maintenance once a day at a random hour, sometimes with expiry; now and then a tag, a foreign
-   * commit, a stale hot writer's write of the day before, and light checks.
+   * Maintenance once a day at a random hour, sometimes with expiry, and on half the days a second
+   * cycle within the reader grace of the first; now and then a tag, a foreign commit, a stale hot
+   * writer's write, and light checks.
    */
   private void housekeeping(Instant start, Instant end) {
     int tags = 0;
     for (Instant t = start.plusSeconds(3600 * 6); t.isBefore(end); t = t.plusSeconds(24 * 3600)) {
       Instant at = t.plusSeconds(60L * random.nextInt(1200));
       events.add(new Maintain(at, 1 + random.nextInt(3), random.nextInt(3) == 0));
+      if (random.nextBoolean()) {
+        // within every reader grace of the cycle before: nothing it archived may be dropped yet
+        events.add(new Maintain(at.plusSeconds(60L * (10 + random.nextInt(40))), 3, false));
+      }
       Instant after = at.plusSeconds(30);
+      if (random.nextInt(3) == 0) {
+        events.add(staleWrite(after.plusSeconds(10)));
+      }
       switch (random.nextInt(6)) {
         case 0 -> events.add(new Tag(after, "settle-" + tags++));
         case 1 -> events.add(new ForeignCommit(after, random.nextBoolean()));
-        case 2 -> events.add(staleWrite(after));
+        case 2 -> events.add(new Check(after, false));
         case 3 -> events.add(new Check(after, random.nextInt(3) == 0));
         default -> {
-          // nothing else this half-day
+          // nothing else this day
         }
       }
     }
   }
 
   /**
-   * A stale hot writer writes a new reading a day before {@code at}: one that no delivery carries
-   * (another OBIS code), so it is refused exactly when W moved past it.
+   * A stale hot writer writes a new reading half a day to three days before {@code at} (in a window
+   * still hot, being archived, or reclaimed): one that no delivery carries (another OBIS code), so
+   * it is refused exactly when W moved past it.
    */
   private StaleHotWrite staleWrite(Instant at) {
-    Instant from = at.minus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+    Instant from =
+        at.minus(Duration.ofHours(12L + random.nextInt(60)))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS);
     Reading r =
         Reading.builder()
             .malo(Workload.malo(7))
