@@ -212,8 +212,9 @@ final class ModelQueries implements AutoCloseable {
   /**
    * Up to three live snapshots and every tag, as of each, and as of the commit time of the newest
    * snapshot whose commit time no other shares: the model restricted to the readings below that
-   * snapshot's W that had arrived when it was made. An expired snapshot is an error naming it,
-   * never another snapshot's answer.
+   * snapshot's W that had arrived when it was made. A live snapshot whose W is unknown (a foreign
+   * commit whose ancestors expiry removed) and an expired snapshot are errors naming them, never
+   * another snapshot's answer.
    */
   void expectSnapshots(
       Map<Long, SnapshotInfo> live,
@@ -221,7 +222,9 @@ final class ModelQueries implements AutoCloseable {
       Map<String, Long> tags,
       Random random)
       throws SQLException {
-    List<Long> ids = new ArrayList<>(live.keySet());
+    List<Long> ids = new ArrayList<>();
+    List<Long> broken = new ArrayList<>();
+    live.values().forEach(x -> (x.watermark() == null ? broken : ids).add(x.snapshotId()));
     java.util.Collections.shuffle(ids, random);
     for (Long id : ids.subList(0, Math.min(3, ids.size()))) {
       SnapshotInfo snapshot = live.get(id);
@@ -235,6 +238,7 @@ final class ModelQueries implements AutoCloseable {
           asOf(snapshot, seenAt.get(id), true));
     }
     live.values().stream()
+        .filter(x -> x.watermark() != null)
         .filter(
             x ->
                 live.values().stream().filter(y -> y.committedAt().equals(x.committedAt())).count()
@@ -252,6 +256,15 @@ final class ModelQueries implements AutoCloseable {
                 tag,
                 fn("as_of_tag", "'" + name + "', '" + tag + "'"),
                 asOf(live.get(id), seenAt.get(id), false)));
+    for (Long id : broken) {
+      // a foreign snapshot whose ancestry expiry broke: its W is unknown, so no answer, never a
+      // guess
+      assertThatThrownBy(() -> totals(label("x", fn("as_of_snapshot", "'" + name + "', " + id))))
+          .as("as of a snapshot without a known W")
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining(Long.toString(id))
+          .hasMessageContaining("INVARIANT_VIOLATED");
+    }
     seenAt.keySet().stream()
         .filter(id -> !live.containsKey(id))
         .findFirst()

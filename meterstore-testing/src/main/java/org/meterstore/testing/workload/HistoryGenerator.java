@@ -87,8 +87,9 @@ public final class HistoryGenerator {
             .withPolicy(policy);
     int meters = 2 + random.nextInt(2);
     Map<Instant, List<Reading>> corrections = new TreeMap<>();
+    int tenantOffset = random.nextInt(TENANTS.length);
     for (int m = 0; m < meters; m++) {
-      meter(m, firstDay, days, corrections);
+      meter(m, TENANTS[(m + tenantOffset) % TENANTS.length], firstDay, days, corrections);
     }
     corrections.forEach((at, batch) -> events.add(new Deliver(at, Kind.CORRECTION, batch)));
     Instant start = MeteringCalendar.dayStart(firstDay, Commodity.STROM);
@@ -130,11 +131,18 @@ public final class HistoryGenerator {
     return new Check(at, c.full());
   }
 
+  /**
+   * The deliveries of meter {@code index} under {@code tenant} (each meter has its own tenant, so
+   * the third meter may reuse the first one's market location as another reading).
+   */
   private void meter(
-      int index, LocalDate firstDay, int days, Map<Instant, List<Reading>> corrections) {
+      int index,
+      String tenant,
+      LocalDate firstDay,
+      int days,
+      Map<Instant, List<Reading>> corrections) {
     boolean gas = random.nextInt(3) == 0;
     String malo = Workload.malo(index == 2 && random.nextBoolean() ? 0 : index);
-    String tenant = TENANTS[(index + random.nextInt(2)) % TENANTS.length];
     boolean switchesOperator = random.nextBoolean();
     for (int d = 0; d < days; d++) {
       LocalDate day = firstDay.plusDays(d);
@@ -227,7 +235,7 @@ public final class HistoryGenerator {
   }
 
   /**
-   * Maintenance once a day at a random hour, sometimes with expiry, and on half the days a second
+   * Maintenance once a day at a random hour, sometimes with expiry, and on a third of the days a second
    * cycle within the reader grace of the first; now and then a tag, a foreign commit, a stale hot
    * writer's write, and light checks.
    */
@@ -236,7 +244,7 @@ public final class HistoryGenerator {
     for (Instant t = start.plusSeconds(3600 * 6); t.isBefore(end); t = t.plusSeconds(24 * 3600)) {
       Instant at = t.plusSeconds(60L * random.nextInt(1200));
       events.add(new Maintain(at, 1 + random.nextInt(3), random.nextInt(3) == 0));
-      if (random.nextBoolean()) {
+      if (random.nextInt(3) == 0) {
         // within every reader grace of the cycle before: nothing it archived may be dropped yet
         events.add(new Maintain(at.plusSeconds(60L * (10 + random.nextInt(40))), 3, false));
       }

@@ -73,10 +73,13 @@ class HistoryGeneratorTest {
         }
       }
       twoTenants |= tenants.size() > 1;
-      twoOperatorsOneMeter |=
-          scopes.stream().map(s -> s.substring(0, s.lastIndexOf(':'))).distinct().count()
-              > scopes.stream().map(s -> s.substring(0, s.indexOf('/'))).distinct().count()
-                  * tenants.size();
+      java.util.Map<String, Set<String>> operatorsPerMeter = new java.util.HashMap<>();
+      for (String scope : scopes) {
+        String meter = scope.substring(0, scope.lastIndexOf('/'));
+        String operator = scope.substring(scope.lastIndexOf('/') + 1, scope.indexOf(':'));
+        operatorsPerMeter.computeIfAbsent(meter, k -> new HashSet<>()).add(operator);
+      }
+      twoOperatorsOneMeter |= operatorsPerMeter.values().stream().anyMatch(o -> o.size() == 2);
     }
     assertThat(outcomes).containsExactlyInAnyOrder(WriteOutcome.values());
     assertThat(kinds).containsExactlyInAnyOrder(History.Kind.values());
@@ -85,6 +88,27 @@ class HistoryGeneratorTest {
     assertThat(gas).isTrue();
     assertThat(twoTenants).isTrue();
     assertThat(twoOperatorsOneMeter).isTrue();
+  }
+
+  /** DESIGN § 3.3: one network operator per reading, which the model does not check. */
+  @Test
+  void everyReadingHasOneNetworkOperator() {
+    for (long seed = 0; seed < 300; seed++) {
+      java.util.Map<List<Object>, String> operators = new java.util.HashMap<>();
+      for (Event e : HistoryGenerator.generate(seed).events()) {
+        List<Reading> readings =
+            e instanceof Deliver d
+                ? d.readings()
+                : e instanceof History.StaleHotWrite w ? w.readings() : List.of();
+        for (Reading r : readings) {
+          List<Object> key = List.of(r.maloId(), r.obisCode(), r.from(), r.extra());
+          String operator = r.versionScope().operator().value();
+          assertThat(operators.putIfAbsent(key, operator))
+              .as("seed %d: operator of %s", seed, key)
+              .isIn(null, operator);
+        }
+      }
+    }
   }
 
   @Test
