@@ -69,6 +69,7 @@ final class HistoryReplay implements AutoCloseable {
 
   private Event current;
   private int ties;
+  private String lastCycle = "none";
   private final Map<String, Long> timings = new java.util.TreeMap<>();
 
   /** How many foreign versions tied with a stored one. */
@@ -163,6 +164,7 @@ final class HistoryReplay implements AutoCloseable {
             .expireSnapshots(m.expire())
             .runOnce(m.at());
     TableOutcome row = outcome.row(table.name()).orElseThrow();
+    lastCycle = m.at() + " " + row;
     assertThat(outcome.failures()).as("failures").isEmpty();
     assertThat(row.status()).isIn(TableOutcome.Status.ARCHIVED, TableOutcome.Status.NOTHING_DUE);
     assertThat(row.invariantViolations().orElse(0)).as("invariant_violations").isZero();
@@ -289,17 +291,29 @@ final class HistoryReplay implements AutoCloseable {
   /** At the end: no partition below W is left once its grace is over. */
   private void assertNothingStranded(Instant w) {
     Instant now = clock.get();
-    for (PartitionInfo p : hot.partitions().list(table)) {
+    List<PartitionInfo> partitions = hot.partitions().list(table);
+    for (PartitionInfo p : partitions) {
       if (!p.upperBound().isAfter(w)) {
         Optional<Instant> archivedAt =
             archived.values().stream()
                 .filter(x -> !x.to().isBefore(p.upperBound()) && !x.from().isAfter(p.lowerBound()))
                 .map(x -> x.archivedAt())
                 .findFirst();
-        assertThat(archivedAt)
-            .as(p.name() + " below W " + w + " is a stranded partition")
-            .hasValueSatisfying(
-                at -> assertThat(now).isBefore(at.plus(table.policy().readerGrace())));
+        String what =
+            p
+                + " below W "
+                + w
+                + " archived at "
+                + archivedAt
+                + ", grace "
+                + table.policy().readerGrace()
+                + ", last cycle "
+                + lastCycle
+                + "; partitions "
+                + partitions;
+        assertThat(archivedAt.filter(at -> now.isBefore(at.plus(table.policy().readerGrace()))))
+            .as("a stranded partition: " + what)
+            .isPresent();
       }
     }
   }
