@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -205,8 +206,8 @@ public final class IcebergColdTable implements ColdTable {
   }
 
   @Override
-  public ExpiryResult expireSnapshots(Instant now, TablePolicy policy) {
-    return Expirer.expire(access, now, policy, settings.policy(), counter);
+  public ExpiryResult expireSnapshots(Instant now, TablePolicy policy, Set<Long> retain) {
+    return Expirer.expire(access, now, policy, retain, settings.policy(), counter);
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
@@ -226,7 +227,18 @@ public interface ColdTable {
    *     expire more than MeterStore's plan (nothing expired); {@code CONFIG} when the table forbids
    *     garbage collection
    */
-  ExpiryResult expireSnapshots(Instant now, TablePolicy policy);
+  default ExpiryResult expireSnapshots(Instant now, TablePolicy policy) {
+    return expireSnapshots(now, policy, Set.of());
+  }
+
+  /**
+   * {@link #expireSnapshots(Instant, TablePolicy)} that also keeps the snapshots {@code retain}
+   * names, whatever their age: the archival loop passes the commits whose hot partitions are not
+   * reclaimed yet, whose digests their reclamation re-checks.
+   *
+   * @param retain snapshot ids to keep; ids that do not exist are ignored
+   */
+  ExpiryResult expireSnapshots(Instant now, TablePolicy policy, Set<Long> retain);
 
   /**
    * Finds, and unless {@code dryRun} deletes, files under the table's location that no retained

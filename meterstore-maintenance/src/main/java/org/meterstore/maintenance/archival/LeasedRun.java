@@ -98,7 +98,10 @@ final class LeasedRun {
       }
       refuseStranded(plan.stranded());
       if (expireSnapshots && !leaseLost) {
-        expired = cold.expireSnapshots(now, table.policy()).expiredSnapshotIds().size();
+        expired =
+            cold.expireSnapshots(now, table.policy(), awaitingReclaim())
+                .expiredSnapshotIds()
+                .size();
       }
       w = cold.watermark();
       below = OptionalLong.of(Archiver.checkInvariant(hot, metrics, table, w, now));
@@ -314,6 +317,21 @@ final class LeasedRun {
   }
 
   /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
+  /**
+   * The archival commits whose partitions are still detached: expiry must keep them, or the
+   * partitions' reclamation finds no digest to re-check and never drops them.
+   */
+  private Set<Long> awaitingReclaim() {
+    List<ArchivalCommit> commits = cold.archivalCommits();
+    Set<Long> keep = new HashSet<>();
+    for (PartitionInfo p : hot.partitions().list(table)) {
+      if (p.state() != PartitionState.ATTACHED) {
+        covering(commits, p.lowerBound(), p.upperBound()).ifPresent(c -> keep.add(c.snapshotId()));
+      }
+    }
+    return keep;
+  }
+
   private void reclaim(List<ObservedPartition> reclaimable, List<ArchivalCommit> commits) {
     for (ObservedPartition p : reclaimable) {
       faults.reached(FaultPoint.BEFORE_DROP, table.name(), p.name());

@@ -40,11 +40,12 @@ public final class Expirer {
 
   private Expirer() {}
 
-  /** Runs expiry at {@code now} under {@code policy}. */
+  /** Runs expiry at {@code now} under {@code policy}, keeping the snapshots {@code retain} too. */
   public static ExpiryResult expire(
       TableAccess access,
       Instant now,
       TablePolicy policy,
+      Set<Long> retain,
       CommitPolicy commitPolicy,
       CommitCounter counter) {
     boolean restamped = Restamper.reassert(access, now, commitPolicy, counter);
@@ -54,6 +55,7 @@ public final class Expirer {
     Set<Long> protectedIds = new HashSet<>();
     table.refs().values().forEach(r -> protectedIds.add(r.snapshotId()));
     protectedIds.addAll(chainToWatermark(table, access.tableName()));
+    protectedIds.addAll(retain);
     List<Long> plan =
         ExpiryPlanner.plan(snapshots, protectedIds, cutoff, policy.minSnapshotsToKeep());
     if (plan.isEmpty()) {
