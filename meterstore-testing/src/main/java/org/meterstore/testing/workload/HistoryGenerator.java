@@ -235,9 +235,9 @@ public final class HistoryGenerator {
   }
 
   /**
-   * Maintenance once a day at a random hour, sometimes with expiry, and on a third of the days a second
-   * cycle within the reader grace of the first; now and then a tag, a foreign commit, a stale hot
-   * writer's write, and light checks.
+   * Maintenance once a day at a random hour, sometimes with expiry, and on a third of the days a
+   * second cycle within the reader grace of the first; now and then a tag, a foreign commit, a
+   * stale hot writer's write, and light checks.
    */
   private void housekeeping(Instant start, Instant end) {
     int tags = 0;
