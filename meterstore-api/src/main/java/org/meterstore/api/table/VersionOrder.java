@@ -1,6 +1,7 @@
 package org.meterstore.api.table;
 
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Which of two stored versions of one reading wins (DESIGN § 3.3): the higher {@code version};
@@ -31,9 +32,17 @@ public final class VersionOrder {
    * ORDER BY <this>) = 1} a SQL engine keeps exactly the winners.
    */
   public static String sqlOrderBy() {
-    return SqlIdentifiers.quote(StandardColumn.VERSION.columnName())
+    return sqlOrderBy(SqlIdentifiers::quote);
+  }
+
+  /**
+   * {@link #sqlOrderBy()} with the identifiers quoted by {@code quote}, for engines that quote
+   * otherwise (Spark's backticks).
+   */
+  public static String sqlOrderBy(UnaryOperator<String> quote) {
+    return quote.apply(StandardColumn.VERSION.columnName())
         + " DESC, "
-        + SqlIdentifiers.quote(StandardColumn.RECORDED_AT.columnName())
+        + quote.apply(StandardColumn.RECORDED_AT.columnName())
         + " DESC";
   }
 }

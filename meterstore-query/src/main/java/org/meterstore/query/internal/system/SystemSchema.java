@@ -34,6 +34,8 @@ public final class SystemSchema extends AbstractSchema {
         "snapshots",
         new SystemRelation(
             "snapshots", SystemSchema::snapshotsType, snapshot, SystemSnapshot::snapshots));
+    tables.put(
+        "seam", new SystemRelation("seam", SystemSchema::seamType, snapshot, SystemSnapshot::seam));
     return tables;
   }
 
@@ -56,6 +58,22 @@ public final class SystemSchema extends AbstractSchema {
         .add("table", SqlTypeName.VARCHAR)
         .add("setting", SqlTypeName.VARCHAR)
         .add("value", SqlTypeName.VARCHAR)
+        .build();
+  }
+
+  private static RelDataType seamType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("snapshot_id", SqlTypeName.BIGINT)
+        .nullable(true)
+        .add("watermark", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("cold_table", SqlTypeName.VARCHAR)
+        .add("hot_table", SqlTypeName.VARCHAR)
+        .add("spark_sql", SqlTypeName.VARCHAR)
+        .nullable(true)
+        .add("trino_sql", SqlTypeName.VARCHAR)
+        .nullable(true)
         .build();
   }
 

@@ -13,7 +13,8 @@ public record SystemSnapshot(
     List<Object[]> tables,
     List<Object[]> config,
     List<Object[]> resolution,
-    List<Object[]> snapshots) {
+    List<Object[]> snapshots,
+    List<Object[]> seam) {
 
   /** Copies the lists. */
   public SystemSnapshot {
@@ -21,5 +22,6 @@ public record SystemSnapshot(
     config = List.copyOf(config);
     resolution = List.copyOf(resolution);
     snapshots = List.copyOf(snapshots);
+    seam = List.copyOf(seam);
   }
 }

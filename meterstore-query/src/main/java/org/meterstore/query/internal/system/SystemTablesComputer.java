@@ -4,14 +4,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.meterstore.api.table.SqlIdentifiers;
-import org.meterstore.api.table.StandardColumn;
+import java.util.OptionalLong;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
-import org.meterstore.api.table.VersionOrder;
 import org.meterstore.cold.snapshot.SnapshotInfo;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.system.PublishedSql.Dialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +32,29 @@ public final class SystemTablesComputer {
     List<Object[]> config = new ArrayList<>();
     List<Object[]> resolution = new ArrayList<>();
     List<Object[]> snapshots = new ArrayList<>();
+    List<Object[]> seam = new ArrayList<>();
     for (TableDefinition def : rt.tables().values()) {
       tables.add(status(rt, def, now));
       config.addAll(config(rt, def));
-      resolution.add(new Object[] {def.name(), "resolution_sql", resolutionSql(rt, def)});
+      String namespace = rt.cold().identifier(def.name()).namespace().level(0);
+      resolution.add(
+          new Object[] {
+            def.name(),
+            "resolution_sql",
+            PublishedSql.resolution(
+                def, Dialect.STANDARD, coldTable(Dialect.STANDARD, namespace, def))
+          });
+      resolution.add(
+          new Object[] {
+            def.name(),
+            "resolution_sql_spark",
+            PublishedSql.resolution(def, Dialect.SPARK, coldTable(Dialect.SPARK, namespace, def))
+          });
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
       snapshots.addAll(snapshots(rt, def));
+      seam.add(seam(rt, def, namespace));
     }
-    return new SystemSnapshot(now, tables, config, resolution, snapshots);
+    return new SystemSnapshot(now, tables, config, resolution, snapshots, seam);
   }
 
   private static Object[] status(CatalogRuntime rt, TableDefinition def, Instant now) {
@@ -103,18 +119,42 @@ public final class SystemTablesComputer {
     return rows;
   }
 
-  /** The SQL an external engine pastes to resolve versions over the Iceberg table. */
-  public static String resolutionSql(CatalogRuntime rt, TableDefinition def) {
-    List<String> group = new ArrayList<>();
-    def.mergeKey().forEach(c -> group.add(SqlIdentifiers.quote(c)));
-    group.add(SqlIdentifiers.quote(StandardColumn.VERSION_SCOPE.columnName()));
-    return "SELECT * FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY "
-        + String.join(", ", group)
-        + " ORDER BY "
-        + VersionOrder.sqlOrderBy()
-        + ") AS rn FROM "
-        + rt.cold().identifier(def.name())
-        + " t) AS r WHERE rn = 1";
+  private static String coldTable(Dialect d, String namespace, TableDefinition def) {
+    return d.quote(PublishedSql.ICEBERG_CATALOG)
+        + "."
+        + d.quote(namespace)
+        + "."
+        + d.quote(def.name());
+  }
+
+  /**
+   * The table's seam: the current snapshot S, its W, and the federated query at S for each engine.
+   * S and W come from one read of the snapshot, so they belong together; a table whose cold tier
+   * cannot be read has nulls and no SQL.
+   */
+  private static Object[] seam(CatalogRuntime rt, TableDefinition def, String namespace) {
+    String hotTable = rt.hot().schema() + "." + def.name();
+    String coldTable = rt.cold().identifier(def.name()).toString();
+    OptionalLong snapshotId;
+    Instant w;
+    try {
+      SnapshotView view = rt.coldTable(def).view(SnapshotSelector.current());
+      snapshotId = view.snapshotId();
+      w = view.watermark();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot read the current snapshot of {}: {}", def.name(), e.toString());
+      return new Object[] {def.name(), null, null, coldTable, hotTable, null, null};
+    }
+    String schema = rt.hot().schema();
+    return new Object[] {
+      def.name(),
+      snapshotId.isPresent() ? snapshotId.getAsLong() : null,
+      w.toEpochMilli(),
+      coldTable,
+      hotTable,
+      PublishedSql.federated(def, Dialect.SPARK, namespace, schema, snapshotId, w),
+      PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w)
+    };
   }
 
   private static List<Object[]> snapshots(CatalogRuntime rt, TableDefinition def) {
