@@ -2,6 +2,7 @@ package org.meterstore.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -36,6 +37,9 @@ import org.meterstore.testing.TestDatabase;
  */
 @ExtendWith(PostgresExtension.class)
 class DuckDbInteropIT {
+  private static final String CURRENT = "\"" + InteropStore.TABLE + "\"";
+  private static final String VERSIONS = "\"" + InteropStore.TABLE + "_versions\"";
+
   @TempDir static Path warehouse;
 
   private static InteropStore store;
@@ -88,29 +92,90 @@ class DuckDbInteropIT {
     return "\"from\" < TIMESTAMPTZ '" + seam.watermark() + "'";
   }
 
+  /** MeterStore's relation {@code relation} restricted to the cold part, below W. */
+  private static String meterStoreCold(String relation) {
+    return relation + " WHERE \"from\" < TIMESTAMP '" + sqlTimestamp(seam.watermark()) + "'";
+  }
+
+  /** The published {@code resolution_sql} with S's files in place of the Iceberg table. */
+  private static String resolved() throws SQLException {
+    String sql = store.resolutionSetting("resolution_sql");
+    String table = "\"meterstore\".\"meterstore\".\"" + InteropStore.TABLE + "\"";
+    assertThat(sql).contains(table + " t");
+    return "(" + sql.replace(table, readParquet()) + ")";
+  }
+
   @Test
   void rowCountsOfTheSnapshotsFilesMatchMeterStoresVersions() throws Exception {
     long duckRows = scalarLong("SELECT COUNT(*) FROM " + readParquet());
+    Table table = store.catalog().coldTable(InteropStore.TABLE).icebergTable();
     assertThat(duckRows)
         .isEqualTo(
-            Long.parseLong(
-                store
-                    .catalog()
-                    .coldTable(InteropStore.TABLE)
-                    .icebergTable()
-                    .snapshot(seam.snapshotId())
-                    .summary()
-                    .get("total-records")));
-    assertThat(Long.toString(duckRows))
-        .isEqualTo(
-            store
-                .totals(
-                    "\""
-                        + InteropStore.TABLE
-                        + "_versions\" WHERE \"from\" < TIMESTAMP '"
-                        + sqlTimestamp(seam.watermark())
-                        + "'")
-                .get(0));
+            Long.parseLong(table.snapshot(seam.snapshotId()).summary().get("total-records")));
+    assertThat(Long.toString(duckRows)).isEqualTo(store.totals(meterStoreCold(VERSIONS)).get(0));
+    assertThat(
+            scalarLong(
+                "SELECT COUNT(*) FROM " + readParquet() + " WHERE NOT (" + coldBelowW() + ")"))
+        .as("rows at or above W in the cold files")
+        .isZero();
+  }
+
+  @Test
+  void thePublishedResolutionReproducesMeterStoresColdPartToTheLastDecimal() throws Exception {
+    List<String> meterStore = store.rows(meterStoreCold("SELECT * FROM " + CURRENT));
+    assertThat(meterStore).hasSizeGreaterThan(1000);
+    assertThat(duckRows("SELECT * FROM " + resolved() + " c")).isEqualTo(meterStore);
+    assertThat(duckTotals("SELECT COUNT(*), SUM(\"value\") FROM " + resolved() + " c"))
+        .isEqualTo(store.totals(meterStoreCold(CURRENT)));
+  }
+
+  @Test
+  void aNaiveSumCountsEveryCorrectionAgain() throws Exception {
+    List<String> naive = duckTotals("SELECT COUNT(*), SUM(\"value\") FROM " + readParquet());
+    List<String> resolvedTotals =
+        duckTotals("SELECT COUNT(*), SUM(\"value\") FROM " + resolved() + " c");
+    assertThat(naive)
+        .as("the naive reader sees every stored version")
+        .isEqualTo(store.totals(meterStoreCold(VERSIONS)));
+    assertThat(Long.parseLong(naive.get(0)))
+        .as("corrected readings in the cold part")
+        .isGreaterThan(Long.parseLong(resolvedTotals.get(0)) + 100);
+    assertThat(new BigDecimal(naive.get(1)))
+        .as("the naive sum overstates the settled energy")
+        .isGreaterThan(new BigDecimal(resolvedTotals.get(1)));
+  }
+
+  @Test
+  void gasGroupedByBalancingDayMatchesMeterStoreAcrossTheAutumnChangeAndByUtcDateDoesNot()
+      throws Exception {
+    String gas = "\"sparte\" = 'GAS'";
+    Map<LocalDate, String> meterStore =
+        store.dailyTotals(
+            gas + " AND \"from\" < TIMESTAMP '" + sqlTimestamp(seam.watermark()) + "'");
+    Map<LocalDate, String> byBalancingDay =
+        duckDaily(
+            "SELECT \"balancing_day\", SUM(\"value\") FROM "
+                + resolved()
+                + " c WHERE "
+                + gas
+                + " GROUP BY 1");
+    Map<LocalDate, String> byUtcDate =
+        duckDaily(
+            "SELECT CAST(\"from\" AS DATE), SUM(\"value\") FROM "
+                + resolved()
+                + " c WHERE "
+                + gas
+                + " GROUP BY 1");
+    assertThat(meterStore).containsKey(LocalDate.of(2026, 10, 24));
+    assertThat(byBalancingDay).isEqualTo(meterStore);
+    assertThat(byUtcDate).isNotEqualTo(meterStore);
+    // the gas day named after Saturday 24 October 2026 has 25 hours; the UTC date has 24
+    String hoursPerMeter =
+        "SELECT COUNT(*) // COUNT(DISTINCT \"malo_id\") FROM " + resolved() + " c WHERE " + gas;
+    assertThat(scalarLong(hoursPerMeter + " AND \"balancing_day\" = DATE '2026-10-24'"))
+        .isEqualTo(25);
+    assertThat(scalarLong(hoursPerMeter + " AND CAST(\"from\" AS DATE) = DATE '2026-10-24'"))
+        .isEqualTo(24);
   }
 
   private static String sqlTimestamp(Instant instant) {
@@ -144,6 +209,14 @@ class DuckDbInteropIT {
     }
     out.sort(null);
     return out;
+  }
+
+  private static List<String> duckTotals(String sql) throws SQLException {
+    try (Statement s = duck.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return List.of(Long.toString(rs.getLong(1)), InteropStore.plain(rs.getBigDecimal(2)));
+    }
   }
 
   private static Map<LocalDate, String> duckDaily(String sql) throws SQLException {

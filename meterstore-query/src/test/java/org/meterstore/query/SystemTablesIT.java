@@ -74,7 +74,55 @@ class SystemTablesIT {
             .asString()
             .contains(
                 "ROW_NUMBER() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", \"version_scope\" ORDER BY \"version\" DESC, \"recorded_at\" DESC)")
-            .contains("meterstore.stranded");
+            .contains("FROM \"meterstore\".\"meterstore\".\"stranded\" t")
+            .startsWith("SELECT \"malo_id\", \"melo_id\", ")
+            .endsWith(") r WHERE \"_meterstore_rank\" = 1|");
+        long snapshot = d.coldTable(stranded).icebergTable().currentSnapshot().snapshotId();
+        assertThat(
+                Fixtures.query(
+                    c,
+                    "SELECT \"table\", snapshot_id, watermark, cold_table, hot_table FROM"
+                        + " \"system\".seam ORDER BY \"table\""))
+            .containsExactly(
+                "exhausted|null|1970-01-01T00:00:00Z|meterstore.exhausted|meterstore.exhausted|",
+                "fresh|null|1970-01-01T00:00:00Z|meterstore.fresh|meterstore.fresh|",
+                "stranded|"
+                    + snapshot
+                    + "|2026-01-02T00:00:00Z|meterstore.stranded|meterstore.stranded|");
+        assertThat(
+                Fixtures.query(
+                    c, "SELECT spark_sql FROM \"system\".seam WHERE \"table\" = 'stranded'"))
+            .singleElement()
+            .asString()
+            .contains(
+                "FROM `meterstore`.`meterstore`.`stranded` VERSION AS OF "
+                    + snapshot
+                    + " WHERE `from` < TIMESTAMP '2026-01-02 00:00:00.000000Z'")
+            .contains("UNION ALL\n    SELECT `malo_id`, `melo_id`, ")
+            .contains(
+                "FROM `hot`.`meterstore`.`stranded` WHERE `from` >= TIMESTAMP '2026-01-02"
+                    + " 00:00:00.000000Z'")
+            .contains("ORDER BY `version` DESC, `recorded_at` DESC) AS `_meterstore_rank`");
+        assertThat(
+                Fixtures.query(
+                    c, "SELECT trino_sql FROM \"system\".seam WHERE \"table\" = 'stranded'"))
+            .singleElement()
+            .asString()
+            .contains(
+                "FROM \"meterstore\".\"meterstore\".\"stranded\" FOR VERSION AS OF "
+                    + snapshot
+                    + " WHERE \"from\" < TIMESTAMP '2026-01-02 00:00:00.000000 UTC'")
+            .contains("FROM \"hot\".\"meterstore\".\"stranded\" WHERE \"from\" >= ");
+        assertThat(
+                Fixtures.query(
+                    c, "SELECT trino_sql FROM \"system\".seam WHERE \"table\" = 'fresh'"))
+            .as("nothing archived: the hot branch alone")
+            .singleElement()
+            .asString()
+            .doesNotContain("UNION ALL")
+            .doesNotContain("VERSION AS OF")
+            .contains(
+                "FROM \"hot\".\"meterstore\".\"fresh\" WHERE \"from\" >= TIMESTAMP '1970-01-01");
         assertThat(
                 Fixtures.query(
                     c,
