@@ -109,6 +109,10 @@ class DuckDbInteropIT {
   void rowCountsOfTheSnapshotsFilesMatchMeterStoresVersions() throws Exception {
     long duckRows = scalarLong("SELECT COUNT(*) FROM " + readParquet());
     Table table = store.catalog().coldTable(InteropStore.TABLE).icebergTable();
+    assertThat(
+            Instant.parse(table.snapshot(seam.snapshotId()).summary().get("meterstore.watermark")))
+        .as("W in the summary of S")
+        .isEqualTo(seam.watermark());
     assertThat(duckRows)
         .isEqualTo(
             Long.parseLong(table.snapshot(seam.snapshotId()).summary().get("total-records")));
