@@ -41,7 +41,6 @@ class SparkInteropIT {
   private static final String TABLE = "meterstore.meterstore." + InteropStore.TABLE;
 
   @TempDir static Path warehouse;
-  @TempDir static Path sparkDir;
 
   private static InteropStore store;
   private static InteropStore.Seam seam;
@@ -89,7 +88,7 @@ class SparkInteropIT {
         "SELECT `balancing_day`, SUM(`value`) AS total FROM ("
             + seam.sparkSql()
             + ") f GROUP BY `balancing_day`");
-    spark = SparkSql.run(store, sparkDir, sql);
+    spark = SparkSql.run(store, SparkSql.workDir(SparkInteropIT.class), sql);
   }
 
   @AfterAll

@@ -153,6 +153,22 @@ final class SparkSql {
     return results;
   }
 
+  /**
+   * A fresh directory for {@code testClass}'s Spark run under {@code target/spark-interop}: it
+   * keeps the request, every statement's answer and the child's log for inspection after the build.
+   */
+  static Path workDir(Class<?> testClass) throws IOException {
+    Path dir = Path.of("target", "spark-interop", testClass.getSimpleName()).toAbsolutePath();
+    if (Files.exists(dir)) {
+      try (var paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
   private static Path sparkTarget() {
     String configured = System.getProperty(TARGET_PROPERTY);
     Path target =
