@@ -24,6 +24,12 @@ final class SparkSql {
   static final String TARGET_PROPERTY = "meterstore.spark.target";
 
   /**
+   * The child JVM's default time zone ({@code user.timezone}), UTC unless this property names
+   * another: the answers must not depend on it (Spark's session time zone is UTC either way).
+   */
+  static final String TIME_ZONE_PROPERTY = "meterstore.spark.user-timezone";
+
+  /**
    * The flags Spark's own launcher gives a Java 17 JVM: Spark (and Netty, Arrow, Kryo) reach into
    * these JDK internals; without them SparkContext fails on start.
    */
@@ -104,7 +110,7 @@ final class SparkSql {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx1g");
-    command.add("-Duser.timezone=UTC");
+    command.add("-Duser.timezone=" + System.getProperty(TIME_ZONE_PROPERTY, "UTC"));
     command.addAll(JAVA_17_FLAGS);
     command.add("-cp");
     command.add(

@@ -68,8 +68,10 @@ public final class SparkSqlRunner {
     long started = System.nanoTime();
     try (SparkSession spark = session(request)) {
       System.err.printf(
-          "SparkSqlRunner: Spark %s up in %d ms%n",
-          spark.version(), (System.nanoTime() - started) / 1_000_000);
+          "SparkSqlRunner: Spark %s (JVM time zone %s) up in %d ms%n",
+          spark.version(),
+          java.util.TimeZone.getDefault().getID(),
+          (System.nanoTime() - started) / 1_000_000);
       for (String name : request.getProperty("statements", "").split(",")) {
         if (name.isBlank()) {
           continue;
