@@ -121,12 +121,14 @@ final class SparkSql {
     command.add(requestFile.toString());
     command.add(out.toString());
     long started = System.nanoTime();
-    Process p =
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(dir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    // local mode stays on the loopback interface (Spark would otherwise pick the host's address)
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = builder.start();
     if (!p.waitFor(10, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("Spark did not finish in 10 minutes; log " + log);
