@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.meterstore.testing.TestDatabase;
 
 /**
  * A single-node Trino server (coordinator and worker in one) in a child process, started from the
@@ -44,31 +45,34 @@ final class LocalTrino implements AutoCloseable {
   static final List<String> PLUGINS = List.of("iceberg", "postgresql", "geospatial");
 
   private static final int MIN_JAVA = 24;
-  private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+  private static final int START_TIMEOUT_MINUTES = 4;
 
   private final Path base;
   private final Process process;
   private final Thread shutdownHook;
   private final int port;
   private final Path log;
-  private Duration startup = Duration.ZERO;
+  private final long startedNanos;
+  private Duration startup;
 
-  private LocalTrino(Path base, Process process, Thread shutdownHook, int port, Path log) {
+  private LocalTrino(
+      Path base, Process process, Thread shutdownHook, int port, Path log, long startedNanos) {
     this.base = base;
     this.process = process;
     this.shutdownHook = shutdownHook;
     this.port = port;
     this.log = log;
+    this.startedNanos = startedNanos;
   }
 
   /**
    * The catalog files for {@code store}: file name to content. These are the files docs/interop.md
    * shows; only the connection values differ from deployment to deployment.
    */
-  static Map<String, String> catalogs(InteropStore store) {
-    String url = store.db().jdbcUrl();
-    String user = store.db().user();
-    String password = store.db().password();
+  static Map<String, String> catalogs(TestDatabase db, Path warehouse) {
+    String url = db.jdbcUrl();
+    String user = db.user();
+    String password = db.password();
     Map<String, String> files = new LinkedHashMap<>();
     files.put(
         "meterstore.properties",
@@ -81,8 +85,7 @@ final class LocalTrino implements AutoCloseable {
             "iceberg.jdbc-catalog.connection-url=" + value(url),
             "iceberg.jdbc-catalog.connection-user=" + value(user),
             "iceberg.jdbc-catalog.connection-password=" + value(password),
-            "iceberg.jdbc-catalog.default-warehouse-dir="
-                + value(store.warehouse().toUri().toString()),
+            "iceberg.jdbc-catalog.default-warehouse-dir=" + value(warehouse.toUri().toString()),
             "iceberg.security=read_only",
             "fs.hadoop.enabled=false",
             "fs.native-local.enabled=true",
@@ -97,8 +100,13 @@ final class LocalTrino implements AutoCloseable {
     return files;
   }
 
-  /** Starts a server with {@link #catalogs} of {@code store}; its files live under {@code base}. */
-  static LocalTrino start(InteropStore store, Path base) throws IOException, InterruptedException {
+  /**
+   * Starts a server with {@link #catalogs} for the deployment on {@code db} with its warehouse in
+   * {@code warehouse}, and returns at once: the server starts while the caller builds the
+   * deployment (Trino's catalogs connect only when queried), and {@link #awaitActive} waits for it.
+   * Its files live under {@code base}.
+   */
+  static LocalTrino launch(TestDatabase db, Path warehouse, Path base) throws IOException {
     Path home = home();
     Path java = java().resolve("bin").resolve("java");
     int port = freePort();
@@ -128,7 +136,7 @@ final class LocalTrino implements AutoCloseable {
             "catalog.config-dir=" + value(catalogDir.toString()),
             "query.max-memory=1GB",
             "query.max-memory-per-node=1GB"));
-    for (Map.Entry<String, String> f : catalogs(store).entrySet()) {
+    for (Map.Entry<String, String> f : catalogs(db, warehouse).entrySet()) {
       Files.writeString(catalogDir.resolve(f.getKey()), f.getValue());
     }
     List<String> command = new ArrayList<>();
@@ -149,20 +157,7 @@ final class LocalTrino implements AutoCloseable {
             .start();
     Thread hook = new Thread(() -> stop(process), "stop-trino");
     Runtime.getRuntime().addShutdownHook(hook);
-    LocalTrino trino = new LocalTrino(base, process, hook, port, log);
-    try {
-      trino.awaitActive(started);
-      trino.startup = Duration.ofNanos(System.nanoTime() - started);
-      return trino;
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      trino.close();
-      Path kept = Path.of("target", "trino-logs").toAbsolutePath();
-      Files.createDirectories(kept);
-      kept = kept.resolve("server-failed-" + System.currentTimeMillis() + ".log");
-      Files.copy(log, kept);
-      e.addSuppressed(new IllegalStateException("the whole server log: " + kept));
-      throw e;
-    }
+    return new LocalTrino(base, process, hook, port, log, started);
   }
 
   /** The flags the server's JVM runs with (Trino's recommended ones, sized for a test). */
@@ -188,7 +183,7 @@ final class LocalTrino implements AutoCloseable {
     return DriverManager.getConnection("jdbc:trino://127.0.0.1:" + port, p);
   }
 
-  /** From the process start to the first answered query. */
+  /** From the launch to the first answered query (after {@link #awaitActive}). */
   Duration startup() {
     return startup;
   }
@@ -216,8 +211,28 @@ final class LocalTrino implements AutoCloseable {
     return log;
   }
 
-  private void awaitActive(long startedNanos) throws IOException, InterruptedException {
-    long deadline = startedNanos + START_TIMEOUT.toNanos();
+  /**
+   * Waits until the server answers a query with one active node, at most {@value
+   * #START_TIMEOUT_MINUTES} minutes from its launch. On failure the server is stopped and its log
+   * kept in {@code target/trino-logs}.
+   */
+  void awaitActive() throws IOException, InterruptedException {
+    try {
+      awaitActiveNode();
+      startup = Duration.ofNanos(System.nanoTime() - startedNanos);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      close();
+      Path kept = Path.of("target", "trino-logs").toAbsolutePath();
+      Files.createDirectories(kept);
+      kept = kept.resolve("server-failed-" + System.currentTimeMillis() + ".log");
+      Files.copy(log, kept);
+      e.addSuppressed(new IllegalStateException("the whole server log: " + kept));
+      throw e;
+    }
+  }
+
+  private void awaitActiveNode() throws IOException, InterruptedException {
+    long deadline = startedNanos + Duration.ofMinutes(START_TIMEOUT_MINUTES).toNanos();
     SQLException last = null;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -239,11 +254,23 @@ final class LocalTrino implements AutoCloseable {
       Thread.sleep(500);
     }
     IllegalStateException e =
-        new IllegalStateException("Trino did not answer within " + START_TIMEOUT + ":\n" + tail());
+        new IllegalStateException(
+            "Trino did not answer within " + START_TIMEOUT_MINUTES + " min:\n" + tail());
     if (last != null) {
       e.addSuppressed(last);
     }
     throw e;
+  }
+
+  /** The start-up time the server logs itself ({@code Server startup completed in …}). */
+  Optional<String> loggedStartup() throws IOException {
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      int at = line.indexOf("Server startup completed in ");
+      if (at >= 0) {
+        return Optional.of(line.substring(at + "Server startup completed in ".length()).trim());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The last lines of the server log, for failure messages. */
@@ -300,8 +327,12 @@ final class LocalTrino implements AutoCloseable {
               + " trino.tarball="
               + tarball);
     }
-    return TrinoDistribution.unpack(
-        Path.of(tarball), Path.of("target", "trino").toAbsolutePath(), PLUGINS);
+    long t0 = System.nanoTime();
+    Path home =
+        TrinoDistribution.unpack(
+            Path.of(tarball), Path.of("target", "trino").toAbsolutePath(), PLUGINS);
+    System.out.printf("Trino server at %s (%d ms)%n", home, (System.nanoTime() - t0) / 1_000_000);
+    return home;
   }
 
   /** A JDK that can run Trino (24+), see the class comment. */

@@ -1,6 +1,7 @@
 package org.meterstore.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -45,12 +47,20 @@ class TrinoInteropIT {
 
   @BeforeAll
   static void start(TestDatabase db) throws Exception {
+    // Trino starts while the deployment is built: its catalogs connect only when queried
+    trino = LocalTrino.launch(db, warehouse, trinoBase);
+    long t0 = System.nanoTime();
     store = InteropStore.build(db, warehouse);
     seam = store.seam();
-    trino = LocalTrino.start(store, trinoBase);
     System.out.printf(
-        "Trino started in %d ms (resident %s KiB); files in %s%n",
+        "InteropStore built in %d ms: S=%d, W=%s%n",
+        (System.nanoTime() - t0) / 1_000_000, seam.snapshotId(), seam.watermark());
+    trino.awaitActive();
+    System.out.printf(
+        "Trino active %d ms after launch (it logs: startup completed in %s; resident %s KiB);"
+            + " files in %s%n",
         trino.startup().toMillis(),
+        trino.loggedStartup().orElse("?"),
         trino.residentKib().map(String::valueOf).orElse("?"),
         trino.base());
     client = trino.connect();
@@ -84,6 +94,13 @@ class TrinoInteropIT {
     List<String> rows = trinoRows(seam.trinoSql());
     List<String> expected = store.currentRows();
     assertThat(expected).hasSizeGreaterThan(1000);
+    // both branches of the union contribute: readings below W (cold at S) and from W on (hot)
+    String w = seam.watermark().toString();
+    assertThat(expected).anyMatch(l -> l.split("\\|")[2].compareTo(w) < 0);
+    assertThat(expected).anyMatch(l -> l.split("\\|")[2].compareTo(w) >= 0);
+    System.out.printf(
+        "trino_sql: %d rows, %d below W%n",
+        rows.size(), rows.stream().filter(l -> l.split("\\|")[2].compareTo(w) < 0).count());
     assertThat(rows).hasSameSizeAs(expected);
     assertThat(rows).containsExactlyElementsOf(expected);
   }
@@ -135,7 +152,8 @@ class TrinoInteropIT {
 
   @Test
   void theServerHasExactlyTheTwoCatalogsOfTheDocumentedFiles() throws Exception {
-    for (Map.Entry<String, String> f : LocalTrino.catalogs(store).entrySet()) {
+    for (Map.Entry<String, String> f :
+        LocalTrino.catalogs(store.db(), store.warehouse()).entrySet()) {
       assertThat(trino.base().resolve("etc/catalog").resolve(f.getKey())).hasContent(f.getValue());
     }
     List<String> catalogs = new ArrayList<>();
@@ -147,6 +165,53 @@ class TrinoInteropIT {
     }
     assertThat(catalogs).containsExactlyInAnyOrder("hot", "meterstore", "system");
     assertThat(Files.readString(trino.log())).contains("SERVER STARTED");
+  }
+
+  @Test
+  void bothCatalogsGiveTheTableTheSameTrinoTypes() throws Exception {
+    Map<String, String> cold = columnTypes("meterstore", "meterstore");
+    Map<String, String> hot = columnTypes("hot", TwoTiers.SCHEMA);
+    System.out.println("Trino types, Iceberg: " + cold + "\nTrino types, PostgreSQL: " + hot);
+    for (var c : store.table().columns()) {
+      assertThat(hot).as("hot " + c.name()).containsEntry(c.name(), cold.get(c.name()));
+    }
+    assertThat(cold).containsEntry("from", "timestamp(6) with time zone");
+  }
+
+  @Test
+  void theIcebergCatalogIsReadOnly() {
+    assertThatThrownBy(
+            () -> {
+              try (Statement s = client.createStatement()) {
+                s.executeUpdate(
+                    "DELETE FROM \"meterstore\".\"meterstore\".\""
+                        + InteropStore.TABLE
+                        + "\" WHERE \"value\" < 0");
+              }
+            })
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("Access Denied");
+  }
+
+  private static Map<String, String> columnTypes(String catalog, String schema)
+      throws SQLException {
+    Map<String, String> out = new TreeMap<>();
+    try (Statement s = client.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT column_name, data_type FROM \""
+                    + catalog
+                    + "\".information_schema.columns WHERE table_schema = '"
+                    + schema
+                    + "' AND table_name = '"
+                    + InteropStore.TABLE
+                    + "'")) {
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getString(2));
+      }
+    }
+    assertThat(out).as(catalog + "." + schema + "." + InteropStore.TABLE).isNotEmpty();
+    return out;
   }
 
   private static final DateTimeFormatter TRINO_TS =
