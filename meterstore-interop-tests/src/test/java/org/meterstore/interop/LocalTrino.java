@@ -66,8 +66,9 @@ final class LocalTrino implements AutoCloseable {
   }
 
   /**
-   * The catalog files for {@code store}: file name to content. These are the files docs/interop.md
-   * shows; only the connection values differ from deployment to deployment.
+   * The catalog files for the deployment on {@code db} with its warehouse in {@code warehouse}:
+   * file name to content. These are the files docs/interop.md shows; only the connection values
+   * differ from deployment to deployment.
    */
   static Map<String, String> catalogs(TestDatabase db, Path warehouse) {
     String url = db.jdbcUrl();
