@@ -58,17 +58,11 @@ public final class ColdExecutor implements AutoCloseable {
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             r -> {
-              Thread t =
-                  new Thread(
-                      () -> {
-                        try {
-                          r.run();
-                        } finally {
-                          workers.remove(Thread.currentThread());
-                        }
-                      },
-                      "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
+              Thread t = new Thread(r, "meterstore-query-cold-" + THREAD_IDS.incrementAndGet());
               t.setDaemon(true);
+              // a worker stays listed until it has exited, so close() can join it; a worker that
+              // removed itself in its last finally would still be alive for a moment after that
+              workers.removeIf(w -> !w.isAlive());
               workers.add(t);
               return t;
             });
