@@ -22,6 +22,10 @@ import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
+import org.meterstore.imports.ImportOptions;
+import org.meterstore.imports.ImportResult;
+import org.meterstore.imports.ImportSource;
+import org.meterstore.internal.imports.HistoryImport;
 import org.meterstore.internal.write.AppendHook;
 import org.meterstore.internal.write.TieredAppend;
 import org.meterstore.maintenance.Maintenance;
@@ -212,6 +216,50 @@ public final class MeterCatalog implements AutoCloseable {
    */
   public WriteResult append(String table, List<Reading> batch, Instant now) {
     return appender.append(require(table), batch, requireNow(now));
+  }
+
+  /**
+   * {@link #importHistory(String, ImportSource, Instant, ImportOptions)} with {@link
+   * ImportOptions#DEFAULTS}.
+   */
+  public ImportResult importHistory(String table, ImportSource source, Instant now) {
+    return importHistory(table, source, now, ImportOptions.DEFAULTS);
+  }
+
+  /**
+   * Imports settled history from {@code source} straight into {@code table}'s cold tier ({@code
+   * docs/import.md}). The source is read twice: first every record is validated with the api's
+   * builders and the table's rules and the import's range is learned — the partition windows from
+   * its earliest to its latest {@code from}; then, holding the table's archival lease, it is
+   * written in chunks of about {@code options.chunkRows()} readings, each committed on its own:
+   * readings below W as late corrections (the checks of {@link #append}'s cold part: one operator,
+   * no restated value, no overlap; repeats reported {@code DUPLICATE}; W unchanged), readings at or
+   * above W as one window {@code [W, E)} like an archival commit (the same checks, then W moves to
+   * E, the end of the window of the chunk's latest {@code from}, with the hot floor raised to E
+   * first). W never moves back and no hot row is ever below it.
+   *
+   * <p>Re-running an import is safe: what an earlier run committed lies below W and is reported
+   * {@code DUPLICATE}. A run that failed or was killed between chunks leaves the chunks committed
+   * before; the re-run completes it. Readings without {@code recorded_at} get {@code now}, and
+   * readings without an operator version the arrival version of their {@code recorded_at}: re-run
+   * those with the same {@code now}.
+   *
+   * @param now the import's instant (UTC): the range must end at or before {@code now -
+   *     settlement_lag}; stamped as {@code meterstore.archived-at}
+   * @throws MeterStoreException {@code INVALID_INPUT} for a bad record (naming the line), a range
+   *     that is not settled, or one that overlaps hot rows (nothing written); {@code
+   *     INTEGRITY_VIOLATION} when a reading restates a stored version or names a second operator or
+   *     overlaps a stored span (the chunks before stay committed); {@code LOCK_TIMEOUT} (retryable)
+   *     when another process holds the archival lease or the floor could not be raised in time;
+   *     {@code STORAGE} (retryable) when a tier fails
+   */
+  public ImportResult importHistory(
+      String table, ImportSource source, Instant now, ImportOptions options) {
+    TableDefinition definition = require(table);
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(options, "options");
+    return new HistoryImport(hot, coldTable(table), definition, source, requireNow(now), options)
+        .run();
   }
 
   /**

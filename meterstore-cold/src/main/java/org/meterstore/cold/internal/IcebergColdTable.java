@@ -21,6 +21,7 @@ import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.internal.catalog.TableAccess;
@@ -28,6 +29,7 @@ import org.meterstore.cold.internal.commit.ArchivalCommitReader;
 import org.meterstore.cold.internal.commit.ArchivalCommitter;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CorrectionAppender;
+import org.meterstore.cold.internal.commit.ImportCommitter;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.RowConverter;
@@ -127,6 +129,13 @@ public final class IcebergColdTable implements ColdTable {
       ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld) {
     return new ArchivalCommitter(access, definition, settings, counter)
         .archive(request, rows, leaseHeld);
+  }
+
+  @Override
+  public ImportWindowResult importWindow(
+      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld) {
+    return new ImportCommitter(access, definition, settings, counter)
+        .importWindow(request, readings, leaseHeld);
   }
 
   @Override

@@ -16,6 +16,7 @@ import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
@@ -138,6 +139,26 @@ public interface ColdTable {
    * org.meterstore.cold.commit.ArchiveStatus#LEASE_LOST} after deleting the attempt's files.
    */
   ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld);
+
+  /**
+   * Imports one window of settled history at W like an archival window: {@code readings} (every
+   * {@code from} in {@code [request.from(), request.to())}) are classified with the rules of {@link
+   * #appendCorrections} — against each other and against the stored spans just below W (one network
+   * operator, no value restated under a version, no overlapping spans) — a reading the batch
+   * repeats is reported {@code DUPLICATE} and not written, the rest are written sorted by {@code
+   * (malo_id, obis_code, from)} and committed by the protocol of {@link #archive}: W moves to
+   * {@code request.to()}, the summary carries the lease epoch and the digest of the appended rows
+   * ({@code meterstore.operation = archive}). The batch is held in memory.
+   *
+   * @param leaseHeld asked before each commit attempt, as for {@link #archive}
+   * @return the archival result ({@code LOST_RACE} without writing when W is already past {@code
+   *     request.from()}) and, when committed, one outcome per reading
+   * @throws org.meterstore.api.MeterStoreException {@code INTEGRITY_VIOLATION} naming the reading
+   *     and the rule (nothing written); {@code INVALID_INPUT} when a reading lies outside the
+   *     window; {@code QUARANTINED} on schema drift; {@code STORAGE} as {@link #archive}
+   */
+  ImportWindowResult importWindow(
+      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld);
 
   /**
    * Appends late corrections: readings whose {@code from} is below W. They are sorted and written

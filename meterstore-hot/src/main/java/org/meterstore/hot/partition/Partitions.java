@@ -104,6 +104,12 @@ public interface Partitions {
   Instant floor(TableDefinition table);
 
   /**
+   * The lower bound (UTC) of the partition window that holds {@code instant} on {@code table}'s
+   * grid ({@code epoch + k * archival_step}). Pure: reads nothing.
+   */
+  Instant windowStart(TableDefinition table, Instant instant);
+
+  /**
    * The number of rows with {@code from < boundary} in the table's attached partitions (read
    * through the parent, so detached partitions do not count).
    */

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -76,8 +77,8 @@ final class DuplicateCheck {
    */
   List<WriteOutcome> classify(Table table, List<Object[]> batch) {
     Map<List<Object>, List<Object[]>> stored = storedByKey(table, batch);
-    List<Object[]> spans = new ArrayList<>();
-    stored.values().forEach(spans::addAll);
+    Map<List<Object>, TreeMap<Instant, Object[]>> spans = new HashMap<>();
+    stored.values().forEach(rows -> rows.forEach(r -> indexSpan(spans, r)));
     List<WriteOutcome> outcomes = new ArrayList<>(batch.size());
     for (Object[] row : batch) {
       List<Object> key = key(row);
@@ -86,7 +87,7 @@ final class DuplicateCheck {
       if (outcome != WriteOutcome.DUPLICATE) {
         requireNoOverlap(row, key, spans);
         versions.add(row);
-        spans.add(row);
+        indexSpan(spans, row);
       }
       outcomes.add(outcome);
     }
@@ -94,34 +95,63 @@ final class DuplicateCheck {
   }
 
   /**
-   * {@code spans_do_not_overlap} (DESIGN § 3.3): another start of the same reading under the same
-   * version must not overlap {@code row}'s interval. Point readings have no interval.
+   * Spans by reading (the merge key without {@code from}) and version, ordered by start. Spans of
+   * one reading and version never overlap each other (each was checked when it was stored), so a
+   * new span can only overlap its nearest neighbours: the last one starting before it and the first
+   * one starting after it. That keeps a batch of many thousand rows per reading linear.
    */
-  private void requireNoOverlap(Object[] row, List<Object> key, List<Object[]> spans) {
+  private void indexSpan(Map<List<Object>, TreeMap<Instant, Object[]>> spans, Object[] row) {
     if (row[to] == null) {
       return;
     }
-    List<Object> reading = spanKey(row);
-    for (Object[] other : spans) {
-      boolean sameReading = other[to] != null && !other[from].equals(row[from]);
-      if (sameReading
-          && ((BigDecimal) other[version]).compareTo((BigDecimal) row[version]) == 0
-          && ((Instant) other[from]).isBefore((Instant) row[to])
-          && ((Instant) row[from]).isBefore((Instant) other[to])
-          && spanKey(other).equals(reading)) {
-        throw violation(
-            key,
-            "spans_do_not_overlap: ["
-                + row[from]
-                + ", "
-                + row[to]
-                + ") overlaps the stored span ["
-                + other[from]
-                + ", "
-                + other[to]
-                + ") of the same reading and version");
-      }
+    spans
+        .computeIfAbsent(spanVersionKey(row), k -> new TreeMap<>())
+        .putIfAbsent((Instant) row[from], row);
+  }
+
+  private List<Object> spanVersionKey(Object[] row) {
+    List<Object> key = spanKey(row);
+    key.add(((BigDecimal) row[version]).toBigInteger());
+    return key;
+  }
+
+  /**
+   * {@code spans_do_not_overlap} (DESIGN § 3.3): another start of the same reading under the same
+   * version must not overlap {@code row}'s interval. Point readings have no interval.
+   */
+  private void requireNoOverlap(
+      Object[] row, List<Object> key, Map<List<Object>, TreeMap<Instant, Object[]>> spans) {
+    if (row[to] == null) {
+      return;
     }
+    TreeMap<Instant, Object[]> same = spans.get(spanVersionKey(row));
+    if (same == null) {
+      return;
+    }
+    Instant start = (Instant) row[from];
+    Instant end = (Instant) row[to];
+    Map.Entry<Instant, Object[]> before = same.lowerEntry(start);
+    if (before != null && ((Instant) before.getValue()[to]).isAfter(start)) {
+      throw overlap(row, key, before.getValue());
+    }
+    Map.Entry<Instant, Object[]> after = same.higherEntry(start);
+    if (after != null && after.getKey().isBefore(end)) {
+      throw overlap(row, key, after.getValue());
+    }
+  }
+
+  private MeterStoreException overlap(Object[] row, List<Object> key, Object[] other) {
+    return violation(
+        key,
+        "spans_do_not_overlap: ["
+            + row[from]
+            + ", "
+            + row[to]
+            + ") overlaps the stored span ["
+            + other[from]
+            + ", "
+            + other[to]
+            + ") of the same reading and version");
   }
 
   private List<Object> spanKey(Object[] row) {

@@ -161,6 +161,11 @@ public final class PartitionManager implements Partitions {
   }
 
   @Override
+  public Instant windowStart(TableDefinition table, Instant instant) {
+    return PartitionGrid.of(table).floor(instant);
+  }
+
+  @Override
   public long countRowsBelow(TableDefinition table, Instant boundary) {
     String sql =
         "SELECT count(*) FROM "

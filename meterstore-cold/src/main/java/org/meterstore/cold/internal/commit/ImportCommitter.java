@@ -1,0 +1,88 @@
+package org.meterstore.cold.internal.commit;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.Table;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.StoredRow;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.commit.ImportWindowResult;
+import org.meterstore.cold.internal.catalog.TableAccess;
+import org.meterstore.cold.internal.layout.RowConverter;
+import org.meterstore.cold.internal.watermark.WatermarkReader;
+
+/**
+ * Imports one window of settled history at W (issue #18 item 4). Archival's rows come from a hot
+ * partition whose primary key and exclusion constraints already enforced DESIGN § 3.3; imported
+ * rows come from a file, so they are first classified with the late-correction rules ({@link
+ * DuplicateCheck}: one operator, no restated value, no overlapping span, against the batch and the
+ * stored spans just below W), repeated readings are dropped as {@code DUPLICATE}, the rest are
+ * sorted in the hot tier's key order (so files cover disjoint MaLo ranges) and committed by the
+ * archival protocol ({@link ArchivalCommitter}): W moves to the window end, with lease epoch and
+ * digest.
+ */
+public final class ImportCommitter {
+  private final TableAccess access;
+  private final TableDefinition definition;
+  private final WriteSettings settings;
+  private final CommitCounter counter;
+
+  /** A committer for one table. */
+  public ImportCommitter(
+      TableAccess access,
+      TableDefinition definition,
+      WriteSettings settings,
+      CommitCounter counter) {
+    this.access = access;
+    this.definition = definition;
+    this.settings = settings;
+    this.counter = counter;
+  }
+
+  /** See {@code ColdTable.importWindow}. */
+  public ImportWindowResult importWindow(
+      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld) {
+    List<Object[]> rows = new ArrayList<>(readings.size());
+    readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
+    Table table = access.load();
+    Instant w = WatermarkReader.read(table, access.tableName());
+    if (w.isAfter(request.from())) {
+      return new ImportWindowResult(
+          new ArchiveResult(ArchiveStatus.LOST_RACE, -1, w, ContentDigest.EMPTY, 1, false),
+          List.of());
+    }
+    CommitSupport.requireNoDrift(definition, table);
+    RowConverter converter = new RowConverter(definition, table.schema());
+    List<WriteOutcome> outcomes = new DuplicateCheck(definition, converter).classify(table, rows);
+    List<Object[]> toAppend = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      if (outcomes.get(i) != WriteOutcome.DUPLICATE) {
+        toAppend.add(rows.get(i));
+      }
+    }
+    toAppend.sort(keyOrder());
+    ArchiveResult result =
+        new ArchivalCommitter(access, definition, settings, counter)
+            .archive(request, toAppend, leaseHeld);
+    return new ImportWindowResult(result, result.committed() ? outcomes : List.of());
+  }
+
+  /** {@code malo_id}, {@code obis_code}, {@code from}: the grouping archival reads rows in. */
+  private Comparator<Object[]> keyOrder() {
+    List<String> names = definition.columns().stream().map(c -> c.name()).toList();
+    int malo = names.indexOf(StandardColumn.MALO_ID.columnName());
+    int obis = names.indexOf(StandardColumn.OBIS_CODE.columnName());
+    int from = names.indexOf(StandardColumn.FROM.columnName());
+    Comparator<Object[]> byMalo = Comparator.comparing(r -> (String) r[malo]);
+    return byMalo.thenComparing(r -> (String) r[obis]).thenComparing(r -> (Instant) r[from]);
+  }
+}

@@ -1,0 +1,22 @@
+package org.meterstore.imports;
+
+import org.meterstore.api.reading.StoredReading;
+
+/** One pass over an {@link ImportSource}'s records, in file order. Not thread-safe; close it. */
+public interface ImportCursor extends AutoCloseable {
+
+  /**
+   * The next reading, validated by the api's builders and the table's rules, with the version,
+   * {@code recorded_at} and balancing day it is stored with; null at the end.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} naming the source, the
+   *     record's line and the rule; {@code STORAGE} when the file cannot be read
+   */
+  StoredReading next();
+
+  /** Where the last record returned starts (a line number for CSV, 1 = the header). */
+  long position();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,48 @@
+package org.meterstore.imports;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.internal.imports.CsvSource;
+
+/**
+ * Where an import reads its readings from: a file whose columns are the storage model's ({@code
+ * docs/storage-model.md}), one reading per record. An import opens a source twice (a checking pass,
+ * then the writing pass), so {@link #open} must start from the first record every time.
+ */
+public interface ImportSource {
+
+  /** What to name in messages: the file's path, say. */
+  String name();
+
+  /**
+   * Opens a new pass over the records, mapped to readings of {@code table}. A reading without a
+   * {@code recorded_at} gets {@code now}.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when the header names an unknown column or
+   *     lacks a required one; {@code STORAGE} when the file cannot be read
+   */
+  ImportCursor open(TableDefinition table, Instant now);
+
+  /**
+   * A CSV file (RFC 4180: comma-separated, {@code "} quotes, a header row of column names, UTF-8).
+   */
+  static ImportSource csv(Path file) {
+    return new CsvSource(file);
+  }
+
+  /**
+   * The source for {@code file} by its extension: {@code .csv} only, for now.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} for another extension
+   */
+  static ImportSource of(Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (name.endsWith(".csv")) {
+      return csv(file);
+    }
+    throw MeterStoreException.invalid("import file", file, "a .csv file");
+  }
+}

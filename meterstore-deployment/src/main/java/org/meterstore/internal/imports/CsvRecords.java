@@ -1,0 +1,122 @@
+package org.meterstore.internal.imports;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An RFC 4180 record reader: comma-separated fields, {@code "} quotes (a quote inside a quoted
+ * field doubled), records ended by LF or CRLF, quoted fields may span lines. An empty unquoted
+ * field is null (a missing value); {@code ""} is the empty string. Reads through its own buffer,
+ * one record at a time.
+ */
+final class CsvRecords implements AutoCloseable {
+  private final Reader in;
+  private final char[] buf = new char[1 << 16];
+  private int pos;
+  private int len;
+  private long line = 1;
+  private long recordLine;
+  private final StringBuilder field = new StringBuilder(64);
+
+  CsvRecords(Reader in) {
+    this.in = in;
+  }
+
+  /** The line the last record returned started on (1-based). */
+  long recordLine() {
+    return recordLine;
+  }
+
+  /** The next record's fields, or null at the end of input. */
+  String[] next() throws IOException {
+    if (!fill()) {
+      return null;
+    }
+    recordLine = line;
+    List<String> fields = new ArrayList<>(20);
+    while (true) {
+      boolean quoted = false;
+      field.setLength(0);
+      if (fill() && buf[pos] == '"') {
+        quoted = true;
+        pos++;
+        readQuoted();
+      }
+      int end = readPlain();
+      fields.add(quoted || field.length() > 0 ? field.toString() : null);
+      if (end != ',') {
+        return fields.toArray(new String[0]);
+      }
+    }
+  }
+
+  /** Reads up to a closing quote that is not doubled. */
+  private void readQuoted() throws IOException {
+    while (true) {
+      if (!fill()) {
+        throw new IOException("line " + recordLine + ": a quoted field is not closed");
+      }
+      char c = buf[pos++];
+      if (c == '"') {
+        if (fill() && buf[pos] == '"') {
+          field.append('"');
+          pos++;
+          continue;
+        }
+        return;
+      }
+      if (c == '\n') {
+        line++;
+      }
+      field.append(c);
+    }
+  }
+
+  /** Reads unquoted characters up to a comma, an end of line or the input's end; returns which. */
+  private int readPlain() throws IOException {
+    while (fill()) {
+      int start = pos;
+      while (pos < len) {
+        char c = buf[pos];
+        if (c == ',' || c == '\n' || c == '\r') {
+          field.append(buf, start, pos - start);
+          pos++;
+          if (c == '\r') {
+            if (fill() && buf[pos] == '\n') {
+              pos++;
+            }
+            line++;
+            return '\n';
+          }
+          if (c == '\n') {
+            line++;
+          }
+          return c;
+        }
+        pos++;
+      }
+      field.append(buf, start, pos - start);
+    }
+    return -1;
+  }
+
+  private boolean fill() throws IOException {
+    if (pos < len) {
+      return true;
+    }
+    len = in.read(buf, 0, buf.length);
+    pos = 0;
+    if (len <= 0) {
+      len = 0;
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}

@@ -1,0 +1,365 @@
+package org.meterstore.internal.imports;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.ImportWindowResult;
+import org.meterstore.cold.table.ColdTable;
+import org.meterstore.hot.HotStore;
+import org.meterstore.hot.archive.ArchivalLease;
+import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.imports.ImportCursor;
+import org.meterstore.imports.ImportOptions;
+import org.meterstore.imports.ImportResult;
+import org.meterstore.imports.ImportSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code MeterCatalog.importHistory}: settled history from a file into the cold tier.
+ *
+ * <p>Why this shape. A first pass reads and validates the whole source and learns its range, so
+ * that a bad record, an unsettled range or hot rows in the range refuse the import before anything
+ * is written. Then, holding the table's archival lease (so no maintenance cycle interleaves), the
+ * source is read again in chunks and each chunk is routed by W: readings below W are late
+ * corrections ({@link ColdTable#appendCorrections}, W unchanged); readings at or above W are one
+ * window {@code [W, E)} committed like archival ({@link ColdTable#importWindow}), E the end of the
+ * partition window of the chunk's latest {@code from}. Before that commit the hot floor is raised
+ * to E, so from then on no partition can be created and no row stored below E, and the hot tier is
+ * checked once more to hold no row in {@code [W, E)}: the invariant "no hot row below W" holds at
+ * every instant, and W only moves forward. A crash between chunks leaves committed chunks; the
+ * re-run finds their rows below W and reports them {@code DUPLICATE}.
+ */
+public final class HistoryImport {
+  private static final Logger LOG = LoggerFactory.getLogger(HistoryImport.class);
+  private static final String HOLDER = "meterstore import";
+
+  private final HotStore hot;
+  private final ColdTable cold;
+  private final TableDefinition table;
+  private final ImportSource source;
+  private final Instant now;
+  private final ImportOptions options;
+  private final Tally tally = new Tally();
+
+  public HistoryImport(
+      HotStore hot,
+      ColdTable cold,
+      TableDefinition table,
+      ImportSource source,
+      Instant now,
+      ImportOptions options) {
+    this.hot = hot;
+    this.cold = cold;
+    this.table = table;
+    this.source = source;
+    this.now = now;
+    this.options = options;
+  }
+
+  /** Runs the import; see {@code MeterCatalog.importHistory}. */
+  public ImportResult run() {
+    Range range = scan();
+    Instant before = cold.watermark();
+    if (range.rows == 0) {
+      return result(range, before, before);
+    }
+    Instant settled = now.minus(table.policy().settlementLag());
+    if (range.to.isAfter(settled)) {
+      throw refused(
+          range,
+          "it is not settled: it ends after now - settlement_lag = "
+              + settled
+              + " (settlement_lag "
+              + table.policy().settlementLag()
+              + ")");
+    }
+    Optional<ArchivalLease> lease = hot.archival().tryLease(table, HOLDER, now);
+    if (lease.isEmpty()) {
+      throw new MeterStoreException(
+          ErrorKind.LOCK_TIMEOUT,
+          "Cannot import "
+              + source.name()
+              + " into table "
+              + table.name()
+              + ": another process holds the table's archival lease (a maintenance cycle or"
+              + " another import); nothing was written, run it again");
+    }
+    try (ArchivalLease held = lease.get()) {
+      Instant w = cold.watermark();
+      requireNoHotRows(range, range.from, range.to, w);
+      writeChunks(range, held);
+    }
+    Instant after = cold.watermark();
+    LOG.info(
+        "Imported {} into {}: {} readings, {} stored, {} duplicate, {} commits, W {} -> {}",
+        source.name(),
+        table.name(),
+        range.rows,
+        tally.stored(),
+        tally.duplicate,
+        tally.commits,
+        before,
+        after);
+    return result(range, before, after);
+  }
+
+  /** The first pass: validates every record and learns the range. */
+  private Range scan() {
+    Range range = new Range();
+    try (ImportCursor cursor = source.open(table, now)) {
+      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+        range.add(r.reading().from());
+      }
+    }
+    if (range.rows > 0) {
+      range.from = hot.partitions().windowStart(table, range.min);
+      range.to = upper(range.max);
+    }
+    return range;
+  }
+
+  private Instant upper(Instant from) {
+    return hot.partitions().windowStart(table, from).plus(table.policy().archivalStep());
+  }
+
+  /**
+   * Refuses an import when {@code [from, to)} holds hot rows, or a partition at or above W that is
+   * detached (an archival run in flight, or interrupted: maintenance resumes it).
+   */
+  private void requireNoHotRows(Range range, Instant from, Instant to, Instant w) {
+    long rows =
+        hot.partitions().countRowsBelow(table, to) - hot.partitions().countRowsBelow(table, from);
+    if (rows > 0) {
+      throw refused(
+          range,
+          "the hot tier holds "
+              + rows
+              + " readings in ["
+              + from
+              + ", "
+              + to
+              + "); archive them first (meterstore maintain), or import only what PostgreSQL"
+              + " does not hold");
+    }
+    for (PartitionInfo p : hot.partitions().list(table)) {
+      boolean overlaps = p.lowerBound().isBefore(to) && p.upperBound().isAfter(from);
+      if (overlaps && !p.isAttached() && p.upperBound().isAfter(w)) {
+        throw refused(
+            range,
+            "partition "
+                + p.name()
+                + " is "
+                + p.state()
+                + " above W "
+                + w
+                + " (an archival run was interrupted); run meterstore maintain first");
+      }
+    }
+  }
+
+  private MeterStoreException refused(Range range, String reason) {
+    return new MeterStoreException(
+        ErrorKind.INVALID_INPUT,
+        "Cannot import "
+            + source.name()
+            + " into table "
+            + table.name()
+            + ": its range ["
+            + range.from
+            + ", "
+            + range.to
+            + ") is refused: "
+            + reason
+            + (tally.commits == 0
+                ? "; nothing was written"
+                : "; the "
+                    + tally.chunks
+                    + " chunks before were committed and stay (a re-run reports them DUPLICATE)"));
+  }
+
+  /** The second pass: chunks of about {@code chunkRows}, cut between partition windows. */
+  private void writeChunks(Range range, ArchivalLease lease) {
+    int limit = options.chunkRows();
+    List<StoredReading> chunk = new ArrayList<>(Math.min(limit, 1 << 16));
+    long done = 0;
+    try (ImportCursor cursor = source.open(table, now)) {
+      Instant lastWindow = null;
+      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+        Instant window = hot.partitions().windowStart(table, r.reading().from());
+        boolean full = chunk.size() >= limit && !window.equals(lastWindow);
+        if (full || chunk.size() >= 2 * limit) {
+          done += commit(chunk, range, lease);
+          options.progress().progressed(done, range.rows);
+          chunk = new ArrayList<>(Math.min(limit, 1 << 16));
+        }
+        chunk.add(r);
+        lastWindow = window;
+      }
+    }
+    if (!chunk.isEmpty()) {
+      done += commit(chunk, range, lease);
+      options.progress().progressed(done, range.rows);
+    }
+  }
+
+  /** Commits one chunk: the part below W as corrections, the rest as the window [W, E). */
+  private int commit(List<StoredReading> chunk, Range range, ArchivalLease lease) {
+    tally.chunks++;
+    Instant w = cold.watermark();
+    List<StoredReading> below = new ArrayList<>();
+    List<StoredReading> above = new ArrayList<>();
+    Instant max = null;
+    for (StoredReading r : chunk) {
+      Instant from = r.reading().from();
+      if (from.isBefore(w)) {
+        below.add(r);
+      } else {
+        above.add(r);
+        max = max == null || from.isAfter(max) ? from : max;
+      }
+    }
+    if (!below.isEmpty()) {
+      var result = cold.appendCorrections(below, now);
+      tally.add(result.outcomes());
+      tally.commits += result.snapshotId() >= 0 ? 1 : 0;
+    }
+    if (!above.isEmpty()) {
+      commitWindow(above, w, upper(max), range, lease);
+    }
+    return chunk.size();
+  }
+
+  private void commitWindow(
+      List<StoredReading> rows, Instant w, Instant end, Range range, ArchivalLease lease) {
+    // Floor first: once it is raised, nothing can land in PostgreSQL below end, so the check
+    // after it is final and W can move to end without stranding a row.
+    hot.partitions().recordFloor(table, end);
+    requireNoHotRows(range, w, end, w);
+    if (!lease.isHeld()) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE,
+          "Cannot import into table "
+              + table.name()
+              + ": the archival lease was lost before committing ["
+              + w
+              + ", "
+              + end
+              + "); what was committed stays, run the import again");
+    }
+    ImportWindowResult result =
+        cold.importWindow(new ArchiveRequest(w, end, now, lease.epoch()), rows, lease::isHeld);
+    if (!result.archive().committed()) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE,
+          "Cannot import window ["
+              + w
+              + ", "
+              + end
+              + ") into table "
+              + table.name()
+              + ": "
+              + result.archive().status()
+              + " (W "
+              + result.archive().watermark()
+              + "); nothing of it was committed, run the import again");
+    }
+    requireDigest(rows, result, w, end);
+    tally.add(result.outcomes());
+    tally.commits++;
+  }
+
+  /** The commit's digest must be the count and value sum of the readings it was to append. */
+  private void requireDigest(
+      List<StoredReading> rows, ImportWindowResult result, Instant w, Instant end) {
+    long count = 0;
+    BigDecimal sum = BigDecimal.ZERO;
+    for (int i = 0; i < rows.size(); i++) {
+      if (result.outcomes().get(i) != WriteOutcome.DUPLICATE) {
+        count++;
+        sum = sum.add(rows.get(i).reading().value());
+      }
+    }
+    var digest = result.archive().digest();
+    if (digest.rowCount() != count || digest.valueSum().compareTo(sum) != 0) {
+      throw new MeterStoreException(
+          ErrorKind.INVARIANT_VIOLATED,
+          "Cannot import window ["
+              + w
+              + ", "
+              + end
+              + ") into table "
+              + table.name()
+              + ": the commit carries "
+              + digest.toSummaryValue()
+              + " but the source chunk holds rows="
+              + count
+              + ";value-sum="
+              + sum.toPlainString());
+    }
+  }
+
+  private ImportResult result(Range range, Instant before, Instant after) {
+    return new ImportResult(
+        table.name(),
+        range.rows,
+        tally.inserted,
+        tally.superseded,
+        tally.shadowed,
+        tally.duplicate,
+        tally.chunks,
+        tally.commits,
+        range.from,
+        range.to,
+        before,
+        after);
+  }
+
+  /** The source's extent, from the first pass. */
+  private static final class Range {
+    long rows;
+    Instant min;
+    Instant max;
+    Instant from;
+    Instant to;
+
+    void add(Instant from) {
+      rows++;
+      min = min == null || from.isBefore(min) ? from : min;
+      max = max == null || from.isAfter(max) ? from : max;
+    }
+  }
+
+  /** Outcome counts across chunks. */
+  private static final class Tally {
+    long inserted;
+    long superseded;
+    long shadowed;
+    long duplicate;
+    int chunks;
+    int commits;
+
+    void add(List<WriteOutcome> outcomes) {
+      for (WriteOutcome o : outcomes) {
+        switch (o) {
+          case INSERTED -> inserted++;
+          case SUPERSEDED -> superseded++;
+          case SHADOWED -> shadowed++;
+          case DUPLICATE -> duplicate++;
+        }
+      }
+    }
+
+    long stored() {
+      return inserted + superseded + shadowed;
+    }
+  }
+}

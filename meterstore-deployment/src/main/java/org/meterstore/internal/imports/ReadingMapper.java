@@ -1,0 +1,206 @@
+package org.meterstore.internal.imports;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.calendar.Resolution;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.commodity.Unit;
+import org.meterstore.api.reading.Quality;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.ReadingBuilder;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.Version;
+import org.meterstore.api.table.ExtraColumn;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.TableDefinition;
+
+/**
+ * Maps one record's text fields, named by a header of storage-model column names, to a stored
+ * reading. Every rule is the api's: the reading is built with {@link Reading#builder()} and checked
+ * by {@link TableDefinition#accept}; this class only parses text and checks that the stamps a file
+ * may carry ({@code version} of 13 digits or fewer, {@code balancing_day}) agree with the ones
+ * MeterStore would have given.
+ */
+final class ReadingMapper {
+  private static final List<StandardColumn> REQUIRED =
+      List.of(
+          StandardColumn.MALO_ID,
+          StandardColumn.OBIS_CODE,
+          StandardColumn.SPARTE,
+          StandardColumn.FROM,
+          StandardColumn.VALUE,
+          StandardColumn.UNIT,
+          StandardColumn.QUALITY,
+          StandardColumn.VERSION_SCOPE);
+
+  private final TableDefinition table;
+  private final Instant now;
+  private final int[] standard = new int[StandardColumn.values().length];
+  private final List<String> extraNames = new ArrayList<>();
+  private final List<Integer> extraIndex = new ArrayList<>();
+  private final int subject;
+  private final Map<String, Commodity> commodities = new HashMap<>();
+  private final Map<String, Unit> units = new HashMap<>();
+  private final Map<String, Quality> qualities = new HashMap<>();
+  private final Map<String, Resolution> resolutions = new HashMap<>();
+
+  /**
+   * @throws MeterStoreException {@code INVALID_INPUT} for an unknown, repeated or missing column
+   */
+  ReadingMapper(TableDefinition table, String[] header, Instant now, String source) {
+    this.table = table;
+    this.now = now;
+    java.util.Arrays.fill(standard, -1);
+    Map<String, Integer> byName = new HashMap<>();
+    for (int i = 0; i < header.length; i++) {
+      String name = header[i] == null ? "" : header[i].trim();
+      if (byName.put(name, i) != null) {
+        throw invalidHeader(source, name, "each column once");
+      }
+    }
+    for (StandardColumn c : StandardColumn.values()) {
+      Integer i = byName.remove(c.columnName());
+      standard[c.ordinal()] = i == null ? -1 : i;
+    }
+    for (ExtraColumn c : table.extraColumns()) {
+      Integer i = byName.remove(c.name());
+      if (i != null) {
+        extraNames.add(c.name());
+        extraIndex.add(i);
+      }
+    }
+    Integer s = table.subjectColumn() == null ? null : byName.remove(table.subjectColumn());
+    this.subject = s == null ? -1 : s;
+    if (!byName.isEmpty()) {
+      throw invalidHeader(
+          source,
+          String.join(", ", byName.keySet()),
+          "a column of table " + table.name() + " (docs/import.md)");
+    }
+    for (StandardColumn c : REQUIRED) {
+      if (standard[c.ordinal()] < 0) {
+        throw invalidHeader(source, c.columnName(), "a required column, missing in the header");
+      }
+    }
+  }
+
+  private static MeterStoreException invalidHeader(String source, String column, String rule) {
+    return MeterStoreException.invalid("column of " + source, column, rule);
+  }
+
+  /**
+   * The reading of one record.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} naming the rule (the caller adds the line)
+   */
+  StoredReading map(String[] f) {
+    ReadingBuilder b = Reading.builder();
+    b.malo(required(f, StandardColumn.MALO_ID));
+    b.melo(get(f, StandardColumn.MELO_ID));
+    b.obis(required(f, StandardColumn.OBIS_CODE));
+    Commodity commodity =
+        commodities.computeIfAbsent(required(f, StandardColumn.SPARTE), Commodity::parse);
+    b.commodity(commodity);
+    Instant from = instant(f, StandardColumn.FROM);
+    b.interval(from, instant(f, StandardColumn.TO));
+    b.value(required(f, StandardColumn.VALUE));
+    b.unit(units.computeIfAbsent(required(f, StandardColumn.UNIT), Unit::parse));
+    b.quality(qualities.computeIfAbsent(required(f, StandardColumn.QUALITY), Quality::parse));
+    String resolution = get(f, StandardColumn.RESOLUTION);
+    if (resolution != null) {
+      b.resolution(resolutions.computeIfAbsent(resolution, Resolution::parse));
+    }
+    String version = get(f, StandardColumn.VERSION);
+    boolean operator = version != null && version.length() >= 14;
+    if (operator) {
+      b.version(version);
+    }
+    b.versionScope(required(f, StandardColumn.VERSION_SCOPE));
+    b.sourceKind(get(f, StandardColumn.SOURCE_KIND));
+    b.provenance(get(f, StandardColumn.PROVENANCE));
+    for (int i = 0; i < extraNames.size(); i++) {
+      String v = field(f, extraIndex.get(i));
+      if (v != null) {
+        b.extra(extraNames.get(i), v);
+      }
+    }
+    if (subject >= 0) {
+      b.subject(field(f, subject));
+    }
+    Reading reading = b.build();
+    table.accept(reading);
+    if (reading.subject() != null) {
+      throw MeterStoreException.invalid(
+          table.subjectColumn(),
+          reading.subject(),
+          "empty: an import does not register subject references (write them with append)");
+    }
+    Instant recordedAt = instant(f, StandardColumn.RECORDED_AT);
+    recordedAt = recordedAt == null ? now : recordedAt;
+    Version v = operator ? reading.version() : Version.arrival(recordedAt);
+    if (version != null && !operator && !new BigInteger(digits(version)).equals(v.value())) {
+      throw MeterStoreException.invalid(
+          "version",
+          version,
+          "an operator version of 14 to 20 digits, or the arrival version of recorded_at "
+              + recordedAt
+              + " ("
+              + v
+              + ")");
+    }
+    LocalDate day = MeteringCalendar.balancingDay(from, commodity);
+    String stated = get(f, StandardColumn.BALANCING_DAY);
+    if (stated != null && !stated.equals(day.toString())) {
+      throw MeterStoreException.invalid(
+          "balancing_day", stated, "the balancing day of from " + from + ": " + day);
+    }
+    return new StoredReading(reading, v, recordedAt, day);
+  }
+
+  private static String digits(String text) {
+    if (!text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw MeterStoreException.invalid("version", text, "digits only");
+    }
+    return text;
+  }
+
+  private String get(String[] f, StandardColumn c) {
+    return field(f, standard[c.ordinal()]);
+  }
+
+  private static String field(String[] f, int i) {
+    return i < 0 || i >= f.length ? null : f[i];
+  }
+
+  private String required(String[] f, StandardColumn c) {
+    String v = get(f, c);
+    if (v == null) {
+      throw MeterStoreException.invalid(c.columnName(), null, "required");
+    }
+    return v;
+  }
+
+  private Instant instant(String[] f, StandardColumn c) {
+    String v = get(f, c);
+    if (v == null) {
+      if (c == StandardColumn.FROM) {
+        throw MeterStoreException.invalid(c.columnName(), null, "required");
+      }
+      return null;
+    }
+    try {
+      return Instant.parse(v);
+    } catch (DateTimeParseException e) {
+      throw MeterStoreException.invalid(
+          c.columnName(), v, "an ISO-8601 instant with offset, e.g. 2026-03-01T23:00:00Z");
+    }
+  }
+}
