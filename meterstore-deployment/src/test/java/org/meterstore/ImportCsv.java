@@ -1,0 +1,48 @@
+package org.meterstore;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.TableDefinition;
+
+/** Writes rows in the api's row format as an import CSV: header of column names, RFC 4180. */
+final class ImportCsv {
+  private ImportCsv() {}
+
+  static Path write(Path file, TableDefinition table, Iterable<Object[]> rows) {
+    List<ColumnSpec> columns = table.columns();
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write(String.join(",", columns.stream().map(ColumnSpec::name).toList()));
+      out.write('\n');
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          if (i > 0) {
+            out.write(',');
+          }
+          out.write(text(row[i]));
+        }
+        out.write('\n');
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return file;
+  }
+
+  private static String text(Object value) {
+    if (value == null) {
+      return "";
+    }
+    String s = value instanceof BigDecimal d ? d.toPlainString() : value.toString();
+    if (s.isEmpty() || s.contains(",") || s.contains("\"") || s.contains("\n")) {
+      return "\"" + s.replace("\"", "\"\"") + "\"";
+    }
+    return s;
+  }
+}

@@ -1,0 +1,305 @@
+package org.meterstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.reading.WriteResult;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.imports.ImportOptions;
+import org.meterstore.imports.ImportResult;
+import org.meterstore.imports.ImportSource;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.Workload;
+
+/**
+ * {@code importHistory} through the façade against real PostgreSQL and Iceberg: a month of 100
+ * meters imported equals the same month appended and archived, row for row and in SQL answers; a
+ * re-run reports everything {@code DUPLICATE} and commits nothing; an unsettled range, a range with
+ * hot rows, and a below-W file restating a stored value are refused with nothing written.
+ */
+@ExtendWith(PostgresExtension.class)
+class ImportHistoryIT {
+  private static final Duration LAG = Duration.ofDays(1);
+  private static final Duration GRACE = Duration.ofHours(1);
+  private static final Instant CREATED = Instant.parse("2026-02-20T00:00:00Z");
+
+  /** The Berlin month March 2026 in UTC. */
+  private static final Instant MARCH = Instant.parse("2026-02-28T23:00:00Z");
+
+  private static final Instant APRIL = Instant.parse("2026-03-31T22:00:00Z");
+  private static final Instant APR1_UTC = Instant.parse("2026-04-01T00:00:00Z");
+  private static final int METERS = 100;
+
+  @TempDir static Path warehouse;
+  @TempDir static Path files;
+  private static CatalogFixture d;
+
+  @BeforeAll
+  static void open(TestDatabase db) {
+    d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+  }
+
+  @AfterAll
+  static void close() {
+    d.close();
+  }
+
+  @Test
+  void aMonthImportedEqualsTheSameMonthAppendedAndArchivedAndARerunIsAllDuplicate()
+      throws Exception {
+    TableDefinition appended = CatalogFixture.table("appended", LAG, GRACE);
+    TableDefinition imported = CatalogFixture.table("imported", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(appended, imported), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Instant writtenAt = APRIL.plus(Duration.ofHours(2));
+      List<Reading> batch = new ArrayList<>();
+      for (Instant t = MARCH; t.isBefore(APRIL); t = t.plus(Duration.ofMinutes(15))) {
+        for (int meter = 1; meter <= METERS; meter++) {
+          batch.add(reading(meter, t, meter + "." + (t.getEpochSecond() / 900 % 1000)));
+        }
+        if (batch.size() >= 20_000) {
+          catalog.append(appended.name(), batch, writtenAt);
+          batch = new ArrayList<>();
+        }
+      }
+      catalog.append(appended.name(), batch, writtenAt);
+      assertThat(catalog.archive(APR1_UTC.plus(LAG), 10_000).healthy()).isTrue();
+      assertThat(catalog.coldTable(appended.name()).watermark()).isEqualTo(APR1_UTC);
+      List<Object[]> expected = sorted(d.cold.table(appended).read());
+      assertThat(expected).hasSize(METERS * (31 * 96 - 4));
+
+      Path csv = ImportCsv.write(files.resolve("march.csv"), imported, expected);
+      Instant now = Instant.parse("2026-04-05T00:00:00Z");
+      ImportResult result =
+          catalog.importHistory(
+              imported.name(),
+              ImportSource.of(csv),
+              now,
+              ImportOptions.DEFAULTS.withChunkRows(50_000));
+
+      assertThat(result.rows()).isEqualTo(expected.size());
+      assertThat(result.inserted()).isEqualTo(expected.size());
+      assertThat(result.duplicate()).isZero();
+      assertThat(result.chunks()).isGreaterThan(1);
+      // archive() above also archived the imported table's empty headroom (Feb 20 to Mar 6), so
+      // the range straddles W: Feb 28 to Mar 6 goes in as corrections, the rest moves W
+      assertThat(result.watermarkBefore()).isEqualTo(Instant.parse("2026-03-06T00:00:00Z"));
+      assertThat(result.watermarkAfter()).isEqualTo(APR1_UTC);
+      assertThat(result.rangeFrom()).isEqualTo(Instant.parse("2026-02-28T00:00:00Z"));
+      assertThat(result.rangeTo()).isEqualTo(APR1_UTC);
+      List<Object[]> actual = sorted(d.cold.table(imported).read());
+      assertThat(actual).hasSameSizeAs(expected);
+      for (int i = 0; i < expected.size(); i++) {
+        assertThat(actual.get(i)).containsExactly(expected.get(i));
+      }
+      assertThat(answers(catalog, imported)).isEqualTo(answers(catalog, appended));
+      assertThat(d.hot.partitions().floor(imported)).isEqualTo(APR1_UTC);
+      assertThat(d.hot.partitions().countRowsBelow(imported, APR1_UTC)).isZero();
+
+      int snapshots = d.cold.table(imported).snapshots().size();
+      ImportResult rerun =
+          catalog.importHistory(
+              imported.name(),
+              ImportSource.of(csv),
+              now.plus(Duration.ofDays(1)),
+              ImportOptions.DEFAULTS.withChunkRows(50_000));
+      assertThat(rerun.duplicate()).isEqualTo(expected.size());
+      assertThat(rerun.stored()).isZero();
+      assertThat(rerun.commits()).isZero();
+      assertThat(rerun.watermarkAfter()).isEqualTo(APR1_UTC);
+      assertThat(d.cold.table(imported).snapshots()).hasSize(snapshots);
+
+      // maintenance afterwards is healthy: the empty headroom partitions below W hold nothing
+      assertThat(catalog.archive(now, 8).healthy()).isTrue();
+    }
+  }
+
+  @Test
+  void anUnsettledRangeIsRefusedWithNothingWritten() {
+    TableDefinition table = CatalogFixture.table("unsettled", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Path csv = csv("unsettled.csv", table, dayOf(Instant.parse("2026-03-10T00:00:00Z"), "1"));
+      // the range ends 2026-03-11T00:00Z; at 2026-03-11T12:00Z with a 1 d lag it is not settled
+      assertThatThrownBy(
+              () ->
+                  catalog.importHistory(
+                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-11T12:00:00Z")))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+          .hasMessageContaining("not settled")
+          .hasMessageContaining("nothing was written");
+      assertNothingWritten(table);
+    }
+  }
+
+  @Test
+  void aRangeHoldingHotRowsIsRefusedWithNothingWritten() {
+    TableDefinition table = CatalogFixture.table("overlapping", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Instant day = Instant.parse("2026-03-10T00:00:00Z");
+      WriteResult hot =
+          catalog.append(
+              table.name(), List.of(reading(7, day.plus(Duration.ofHours(5)), "2")), day);
+      assertThat(hot.tiers()).containsExactly(Tier.HOT);
+      Path csv = csv("overlapping.csv", table, dayOf(day, "1"));
+
+      assertThatThrownBy(
+              () ->
+                  catalog.importHistory(
+                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+          .hasMessageContaining("the hot tier holds 1 readings")
+          .hasMessageContaining("nothing was written");
+      assertNothingWritten(table);
+      assertThat(d.hot.partitions().countRowsBelow(table, APR1_UTC)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aBelowWatermarkImportRestatingAStoredValueIsRefusedLikeAColdCorrection() {
+    TableDefinition table = CatalogFixture.table("restated", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Instant day = Instant.parse("2026-03-10T00:00:00Z");
+      Instant now = Instant.parse("2026-03-20T00:00:00Z");
+      ImportResult first =
+          catalog.importHistory(
+              table.name(), ImportSource.of(csv("first.csv", table, dayOf(day, "1"))), now);
+      assertThat(first.inserted()).isEqualTo(96);
+      assertThat(first.watermarkAfter()).isEqualTo(day.plus(Duration.ofDays(1)));
+      int snapshots = d.cold.table(table).snapshots().size();
+
+      Path restated = csv("restated.csv", table, dayOf(day, "2")); // same versions, new values
+      assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(restated), now))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
+          .hasMessageContaining("stored with another value");
+      assertThat(d.cold.table(table).snapshots()).hasSize(snapshots);
+    }
+  }
+
+  @Test
+  void aBadRecordIsRefusedNamingItsLineBeforeAnythingIsWritten() throws IOException {
+    TableDefinition table = CatalogFixture.table("badline", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Path csv = csv("bad.csv", table, dayOf(Instant.parse("2026-03-10T00:00:00Z"), "1"));
+      List<String> lines = new ArrayList<>(java.nio.file.Files.readAllLines(csv));
+      lines.set(50, lines.get(50).replaceFirst("^\\d{11}", "51238696782")); // bad check digit
+      java.nio.file.Files.write(csv, lines);
+      assertThatThrownBy(
+              () ->
+                  catalog.importHistory(
+                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+          .hasMessageContaining("line 51")
+          .hasMessageContaining("MaLo");
+      assertNothingWritten(table);
+    }
+  }
+
+  private static void assertNothingWritten(TableDefinition table) {
+    assertThat(d.cold.table(table).snapshots()).isEmpty();
+    assertThat(d.hot.partitions().floor(table)).isEqualTo(Instant.EPOCH);
+  }
+
+  /** One meter's 96 quarter-hours of a UTC day, as stored rows (arrival versions of Mar 15). */
+  private static List<Object[]> dayOf(Instant day, String value) {
+    List<Object[]> rows = new ArrayList<>();
+    Instant at = Instant.parse("2026-03-15T00:00:00Z");
+    for (Instant t = day;
+        t.isBefore(day.plus(Duration.ofDays(1)));
+        t = t.plus(Duration.ofMinutes(15))) {
+      Reading r = reading(7, t, value);
+      rows.add(
+          org.meterstore.api.table.StoredRow.of(
+              CatalogFixture.table("x", LAG, GRACE),
+              org.meterstore.api.reading.StoredReading.accept(r, at)));
+    }
+    return rows;
+  }
+
+  private static Path csv(String name, TableDefinition table, List<Object[]> rows) {
+    return ImportCsv.write(files.resolve(name), table, rows);
+  }
+
+  private static Reading reading(int meter, Instant from, String value) {
+    return Reading.builder()
+        .malo(Workload.malo(meter))
+        .obis("1-0:1.8.0")
+        .commodity(Commodity.STROM)
+        .interval(from, from.plus(Duration.ofMinutes(15)))
+        .value(value)
+        .operator(Workload.OPERATOR)
+        .build();
+  }
+
+  private static List<Object[]> sorted(CloseableIterable<Object[]> rows) {
+    List<Object[]> all = new ArrayList<>();
+    try (rows) {
+      rows.forEach(all::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    all.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
+    return all;
+  }
+
+  private static List<String> answers(MeterCatalog catalog, TableDefinition table)
+      throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT balancing_day, COUNT(*), SUM(\"value\"), MAX(malo_id) FROM \""
+                    + table.name()
+                    + "\" GROUP BY balancing_day ORDER BY balancing_day")) {
+      while (rs.next()) {
+        out.add(
+            rs.getString(1)
+                + " "
+                + rs.getLong(2)
+                + " "
+                + rs.getBigDecimal(3)
+                + " "
+                + rs.getString(4));
+      }
+    }
+    return out;
+  }
+}
