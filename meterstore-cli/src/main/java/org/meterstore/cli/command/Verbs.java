@@ -16,6 +16,7 @@ public final class Verbs {
     root.addSubcommand(new ArchiveCommand());
     root.addSubcommand(new MaintainCommand());
     root.addSubcommand(new ReassertWatermarkCommand());
+    root.addSubcommand(new ImportCommand());
     root.addSubcommand(new QueryCommand());
     root.addSubcommand(new ExplainCommand());
     root.addSubcommand(new CompletenessCommand());
