@@ -38,10 +38,10 @@ import org.meterstore.testing.workload.Workload;
 
 /**
  * A long reader holding a lock on the due partition: the cycle reports {@code DEFERRED} within
- * {@code ddl_lock_timeout} plus slack, having changed nothing, while writes into the current
- * partition keep completing; the next cycle after the reader ends archives. The same in {@code
- * DETACH … CONCURRENTLY} mode, where the timeout interrupts the detach between its two transactions
- * and a later cycle (in either mode) finishes it with {@code FINALIZE}.
+ * {@code ddl_lock_timeout} plus slack while writes into the current partition keep completing. In
+ * the default {@code DETACH … CONCURRENTLY} mode the timeout interrupts the detach between its two
+ * transactions and a later cycle (in either mode) finishes it with {@code FINALIZE}; in plain mode
+ * the deferred cycle changed nothing and the next cycle after the reader ends archives.
  */
 @ExtendWith(PostgresExtension.class)
 class DeferralIT {
@@ -69,7 +69,8 @@ class DeferralIT {
   @Test
   void aLongReaderDefersThePlainDetachWhileWritesKeepFlowing(TestDatabase db) throws Exception {
     TableDefinition table = prepare("warten");
-    MaintenanceBuilder loop = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
+    MaintenanceBuilder loop =
+        d.catalog(List.of(table), OpenTelemetry.noop()).maintenance().detachMode(DetachMode.PLAIN);
     try (Connection reader = db.connect()) {
       openLongReader(reader, table);
       Writer writer = new Writer(table);
@@ -92,20 +93,47 @@ class DeferralIT {
   }
 
   @Test
-  void aConcurrentDetachInterruptedBetweenItsTransactionsIsFinishedByALaterCycle(TestDatabase db)
-      throws Exception {
+  void theDefaultDetachInterruptedBetweenItsTransactionsIsFinishedByTheNextDefaultCycle(
+      TestDatabase db) throws Exception {
     TableDefinition table = prepare("gleichzeitig");
+    // No detach mode given: the catalog's default, which must be CONCURRENTLY.
+    MaintenanceBuilder loop = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
+
+    interruptTheFirstDetach(db, table, loop);
+
+    TableOutcome after = loop.runOnce(NOW).row(table.name()).orElseThrow();
+    assertFinished(table, after);
+  }
+
+  @Test
+  void aPendingDetachIsFinishedByAPlainCycleToo(TestDatabase db) throws Exception {
+    TableDefinition table = prepare("nachzuegler");
     MaintenanceBuilder concurrent =
         d.catalog(List.of(table), OpenTelemetry.noop())
             .maintenance()
             .detachMode(DetachMode.CONCURRENTLY);
-    String first = "gleichzeitig_2026_03_01_0000";
+
+    interruptTheFirstDetach(db, table, concurrent);
+
+    MaintenanceBuilder plain =
+        d.catalog(List.of(table), OpenTelemetry.noop()).maintenance().detachMode(DetachMode.PLAIN);
+    assertFinished(table, plain.runOnce(NOW).row(table.name()).orElseThrow());
+  }
+
+  /**
+   * Runs {@code loop} once while a long reader holds the table: the cycle defers, writes kept
+   * completing, and the first due partition is left {@code DETACH_PENDING} (so the loop detached
+   * concurrently; a plain detach would have left it attached).
+   */
+  private static void interruptTheFirstDetach(
+      TestDatabase db, TableDefinition table, MaintenanceBuilder loop) throws Exception {
+    String first = table.name() + "_2026_03_01_0000";
     try (Connection reader = db.connect()) {
       openLongReader(reader, table);
       Writer writer = new Writer(table);
       Future<List<Duration>> writes = threads.submit(writer);
 
-      TableOutcome row = timed(() -> concurrent.runOnce(NOW).row("gleichzeitig").orElseThrow());
+      TableOutcome row = timed(() -> loop.runOnce(NOW).row(table.name()).orElseThrow());
 
       writer.stop.set(true);
       assertThat(writes.get(SLACK.toSeconds(), TimeUnit.SECONDS)).isNotEmpty();
@@ -116,11 +144,14 @@ class DeferralIT {
           .matches(p -> p.state() == PartitionState.DETACH_PENDING);
       reader.rollback();
     }
-    MaintenanceBuilder plain = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
-    TableOutcome after = plain.runOnce(NOW).row("gleichzeitig").orElseThrow();
+  }
+
+  private static void assertFinished(TableDefinition table, TableOutcome after) {
     assertThat(after.status()).isEqualTo(Status.ARCHIVED);
     assertThat(after.counts().windowsArchived()).isEqualTo(4);
     assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
+    assertThat(d.hot.partitions().list(table))
+        .noneMatch(p -> p.state() == PartitionState.DETACH_PENDING);
     assertThat(after.invariantViolations()).hasValue(0);
   }
 
