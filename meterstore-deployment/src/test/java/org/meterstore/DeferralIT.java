@@ -1,6 +1,7 @@
 package org.meterstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
@@ -100,6 +103,17 @@ class DeferralIT {
     MaintenanceBuilder loop = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
 
     interruptTheFirstDetach(db, table, loop);
+    // Until it is finished, the pending window refuses writes retryably, as one being archived.
+    Reading late = reading(2000, Instant.parse("2026-03-01T23:00:00Z"));
+    MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
+    assertThatThrownBy(() -> catalog.append(table.name(), List.of(late), NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT);
+              assertThat(e.isRetryable()).isTrue();
+            })
+        .hasMessageContaining("being archived");
 
     TableOutcome after = loop.runOnce(NOW).row(table.name()).orElseThrow();
     assertFinished(table, after);
@@ -182,6 +196,19 @@ class DeferralIT {
     }
   }
 
+  /** One quarter-hour of {@code meter} from {@code from}. */
+  private static Reading reading(int meter, Instant from) {
+    return Reading.builder()
+        .malo(Workload.malo(meter))
+        .obis("1-0:1.8.0")
+        .commodity(Commodity.STROM)
+        .interval(from, Resolution.PT15M)
+        .value("1.5")
+        .version("20260306050000")
+        .operator(Workload.OPERATOR)
+        .build();
+  }
+
   /** Writes one quarter-hour of a new meter into the current day until stopped. */
   private static final class Writer implements java.util.concurrent.Callable<List<Duration>> {
     final AtomicBoolean stop = new AtomicBoolean();
@@ -195,16 +222,7 @@ class DeferralIT {
     public List<Duration> call() {
       List<Duration> latencies = new ArrayList<>();
       for (int meter = 1000; !stop.get() || latencies.isEmpty(); meter++) {
-        Reading r =
-            Reading.builder()
-                .malo(Workload.malo(meter))
-                .obis("1-0:1.8.0")
-                .commodity(Commodity.STROM)
-                .interval(NOW.minus(Duration.ofHours(1)), Resolution.PT15M)
-                .value("1.5")
-                .version("20260306050000")
-                .operator(Workload.OPERATOR)
-                .build();
+        Reading r = reading(meter, NOW.minus(Duration.ofHours(1)));
         long started = System.nanoTime();
         d.hot.write(table, List.of(r), NOW);
         latencies.add(Duration.ofNanos(System.nanoTime() - started));
