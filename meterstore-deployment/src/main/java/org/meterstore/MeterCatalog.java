@@ -113,7 +113,7 @@ public final class MeterCatalog implements AutoCloseable {
       List<TableDefinition> tables,
       OpenTelemetry otel,
       InstantSource clock) {
-    return create(hot, cold, tables, otel, clock, List.of(), DetachMode.PLAIN);
+    return create(hot, cold, tables, otel, clock, List.of(), DetachMode.CONCURRENTLY);
   }
 
   static MeterCatalog create(
@@ -320,7 +320,8 @@ public final class MeterCatalog implements AutoCloseable {
 
   /**
    * A new builder for this catalog's maintenance loop, with the defaults listed there; its detach
-   * mode is the configuration's {@code [hot] detach_mode} when the catalog was opened from one.
+   * mode is the configuration's {@code [hot] detach_mode} when the catalog was opened from one,
+   * else {@link DetachMode#CONCURRENTLY} (set {@link DetachMode#PLAIN} on the builder for plain).
    */
   public MaintenanceBuilder maintenance() {
     return maintenance.builder().detachMode(detachMode);

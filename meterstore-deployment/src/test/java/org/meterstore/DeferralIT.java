@@ -1,6 +1,7 @@
 package org.meterstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
@@ -38,10 +41,10 @@ import org.meterstore.testing.workload.Workload;
 
 /**
  * A long reader holding a lock on the due partition: the cycle reports {@code DEFERRED} within
- * {@code ddl_lock_timeout} plus slack, having changed nothing, while writes into the current
- * partition keep completing; the next cycle after the reader ends archives. The same in {@code
- * DETACH … CONCURRENTLY} mode, where the timeout interrupts the detach between its two transactions
- * and a later cycle (in either mode) finishes it with {@code FINALIZE}.
+ * {@code ddl_lock_timeout} plus slack while writes into the current partition keep completing. In
+ * the default {@code DETACH … CONCURRENTLY} mode the timeout interrupts the detach between its two
+ * transactions and a later cycle (in either mode) finishes it with {@code FINALIZE}; in plain mode
+ * the deferred cycle changed nothing and the next cycle after the reader ends archives.
  */
 @ExtendWith(PostgresExtension.class)
 class DeferralIT {
@@ -69,7 +72,8 @@ class DeferralIT {
   @Test
   void aLongReaderDefersThePlainDetachWhileWritesKeepFlowing(TestDatabase db) throws Exception {
     TableDefinition table = prepare("warten");
-    MaintenanceBuilder loop = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
+    MaintenanceBuilder loop =
+        d.catalog(List.of(table), OpenTelemetry.noop()).maintenance().detachMode(DetachMode.PLAIN);
     try (Connection reader = db.connect()) {
       openLongReader(reader, table);
       Writer writer = new Writer(table);
@@ -92,20 +96,58 @@ class DeferralIT {
   }
 
   @Test
-  void aConcurrentDetachInterruptedBetweenItsTransactionsIsFinishedByALaterCycle(TestDatabase db)
-      throws Exception {
+  void theDefaultDetachInterruptedBetweenItsTransactionsIsFinishedByTheNextDefaultCycle(
+      TestDatabase db) throws Exception {
     TableDefinition table = prepare("gleichzeitig");
+    // No detach mode given: the catalog's default, which must be CONCURRENTLY.
+    MaintenanceBuilder loop = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
+
+    interruptTheFirstDetach(db, table, loop);
+    // Until it is finished, the pending window refuses writes retryably, as one being archived.
+    Reading late = reading(2000, Instant.parse("2026-03-01T23:00:00Z"));
+    MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
+    assertThatThrownBy(() -> catalog.append(table.name(), List.of(late), NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT);
+              assertThat(e.isRetryable()).isTrue();
+            })
+        .hasMessageContaining("being archived");
+
+    TableOutcome after = loop.runOnce(NOW).row(table.name()).orElseThrow();
+    assertFinished(table, after);
+  }
+
+  @Test
+  void aPendingDetachIsFinishedByAPlainCycleToo(TestDatabase db) throws Exception {
+    TableDefinition table = prepare("nachzuegler");
     MaintenanceBuilder concurrent =
         d.catalog(List.of(table), OpenTelemetry.noop())
             .maintenance()
             .detachMode(DetachMode.CONCURRENTLY);
-    String first = "gleichzeitig_2026_03_01_0000";
+
+    interruptTheFirstDetach(db, table, concurrent);
+
+    MaintenanceBuilder plain =
+        d.catalog(List.of(table), OpenTelemetry.noop()).maintenance().detachMode(DetachMode.PLAIN);
+    assertFinished(table, plain.runOnce(NOW).row(table.name()).orElseThrow());
+  }
+
+  /**
+   * Runs {@code loop} once while a long reader holds the table: the cycle defers, writes kept
+   * completing, and the first due partition is left {@code DETACH_PENDING} (so the loop detached
+   * concurrently; a plain detach would have left it attached).
+   */
+  private static void interruptTheFirstDetach(
+      TestDatabase db, TableDefinition table, MaintenanceBuilder loop) throws Exception {
+    String first = table.name() + "_2026_03_01_0000";
     try (Connection reader = db.connect()) {
       openLongReader(reader, table);
       Writer writer = new Writer(table);
       Future<List<Duration>> writes = threads.submit(writer);
 
-      TableOutcome row = timed(() -> concurrent.runOnce(NOW).row("gleichzeitig").orElseThrow());
+      TableOutcome row = timed(() -> loop.runOnce(NOW).row(table.name()).orElseThrow());
 
       writer.stop.set(true);
       assertThat(writes.get(SLACK.toSeconds(), TimeUnit.SECONDS)).isNotEmpty();
@@ -116,11 +158,14 @@ class DeferralIT {
           .matches(p -> p.state() == PartitionState.DETACH_PENDING);
       reader.rollback();
     }
-    MaintenanceBuilder plain = d.catalog(List.of(table), OpenTelemetry.noop()).maintenance();
-    TableOutcome after = plain.runOnce(NOW).row("gleichzeitig").orElseThrow();
+  }
+
+  private static void assertFinished(TableDefinition table, TableOutcome after) {
     assertThat(after.status()).isEqualTo(Status.ARCHIVED);
     assertThat(after.counts().windowsArchived()).isEqualTo(4);
     assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
+    assertThat(d.hot.partitions().list(table))
+        .noneMatch(p -> p.state() == PartitionState.DETACH_PENDING);
     assertThat(after.invariantViolations()).hasValue(0);
   }
 
@@ -151,6 +196,19 @@ class DeferralIT {
     }
   }
 
+  /** One quarter-hour of {@code meter} from {@code from}. */
+  private static Reading reading(int meter, Instant from) {
+    return Reading.builder()
+        .malo(Workload.malo(meter))
+        .obis("1-0:1.8.0")
+        .commodity(Commodity.STROM)
+        .interval(from, Resolution.PT15M)
+        .value("1.5")
+        .version("20260306050000")
+        .operator(Workload.OPERATOR)
+        .build();
+  }
+
   /** Writes one quarter-hour of a new meter into the current day until stopped. */
   private static final class Writer implements java.util.concurrent.Callable<List<Duration>> {
     final AtomicBoolean stop = new AtomicBoolean();
@@ -164,16 +222,7 @@ class DeferralIT {
     public List<Duration> call() {
       List<Duration> latencies = new ArrayList<>();
       for (int meter = 1000; !stop.get() || latencies.isEmpty(); meter++) {
-        Reading r =
-            Reading.builder()
-                .malo(Workload.malo(meter))
-                .obis("1-0:1.8.0")
-                .commodity(Commodity.STROM)
-                .interval(NOW.minus(Duration.ofHours(1)), Resolution.PT15M)
-                .value("1.5")
-                .version("20260306050000")
-                .operator(Workload.OPERATOR)
-                .build();
+        Reading r = reading(meter, NOW.minus(Duration.ofHours(1)));
         long started = System.nanoTime();
         d.hot.write(table, List.of(r), NOW);
         latencies.add(Duration.ofNanos(System.nanoTime() - started));

@@ -118,7 +118,7 @@ final class ConfigReader {
   }
 
   private static DetachMode detachMode(Section s) {
-    String mode = s.string("detach_mode", "plain");
+    String mode = s.string("detach_mode", "concurrently");
     return switch (mode) {
       case "plain" -> DetachMode.PLAIN;
       case "concurrently" -> DetachMode.CONCURRENTLY;

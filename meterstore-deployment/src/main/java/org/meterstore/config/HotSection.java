@@ -20,8 +20,9 @@ import org.meterstore.hot.partition.DetachMode;
  *     disables)
  * @param schema MeterStore's schema (default {@code meterstore})
  * @param detachMode how the maintenance loop detaches a due partition (default {@link
- *     DetachMode#PLAIN}; {@link DetachMode#CONCURRENTLY} keeps inserts flowing while a long reader
- *     holds the partition)
+ *     DetachMode#CONCURRENTLY}, which keeps inserts flowing while a long reader holds the
+ *     partition; {@link DetachMode#PLAIN} makes inserts wait behind it, at most {@code
+ *     ddl_lock_timeout})
  */
 public record HotSection(
     String url,
@@ -41,7 +42,7 @@ public record HotSection(
           HotConfig.DEFAULT_POOL_SIZE,
           HotSettings.DEFAULT_DDL_LOCK_TIMEOUT,
           HotSettings.DEFAULT_SCHEMA,
-          DetachMode.PLAIN);
+          DetachMode.CONCURRENTLY);
 
   /** Validates every component ({@code CONFIG}). */
   public HotSection {

@@ -149,6 +149,20 @@ class MeterStoreConfigTest {
   }
 
   @Test
+  void aHotSectionWithoutDetachModeDetachesConcurrentlyAndPlainIsStillSelectable() {
+    String tables = "\n[[tables]]\nname = \"lastgang\"\n";
+
+    MeterStoreConfig unset =
+        MeterStoreConfig.parse("[hot]\npool_size = 2\n" + tables, BASE, Map.of());
+    MeterStoreConfig plain =
+        MeterStoreConfig.parse("[hot]\ndetach_mode = \"plain\"\n" + tables, BASE, Map.of());
+
+    assertThat(unset.hot().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
+    assertThat(HotSection.DEFAULTS.detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
+    assertThat(plain.hot().detachMode()).isEqualTo(DetachMode.PLAIN);
+  }
+
+  @Test
   void aMinimalFileIsTheEmbeddedDefaultWithDefaults() {
     MeterStoreConfig c =
         MeterStoreConfig.parse("[[tables]]\nname = \"lastgang\"\n", BASE, Map.of());
@@ -158,7 +172,7 @@ class MeterStoreConfigTest {
     assertThat(c.hot().poolSize()).isEqualTo(8);
     assertThat(c.hot().ddlLockTimeout()).isEqualTo(Duration.ofSeconds(3));
     assertThat(c.hot().schema()).isEqualTo("meterstore");
-    assertThat(c.hot().detachMode()).isEqualTo(DetachMode.PLAIN);
+    assertThat(c.hot().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
     assertThat(c.cold().catalog()).isEqualTo(CatalogKind.JDBC);
     assertThat(c.cold().namespace()).isEqualTo("meterstore");
     assertThat(c.cold().targetFileSizeBytes()).isEqualTo(ColdConfig.DEFAULT_TARGET_FILE_SIZE);

@@ -21,8 +21,8 @@ import org.meterstore.maintenance.archival.Archiver;
  * when {@link #anonymiseAfter} is set.
  *
  * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, snapshot expiry off, retention
- * sweep off, plain detach, 50 000 rows per source query, the wall clock. Not thread-safe; every
- * setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
+ * sweep off, detach CONCURRENTLY, 50 000 rows per source query, the wall clock. Not thread-safe;
+ * every setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
  */
 public final class MaintenanceBuilder {
   private final Maintenance catalog;
@@ -95,8 +95,10 @@ public final class MaintenanceBuilder {
   }
 
   /**
-   * How partitions are detached (default {@link DetachMode#PLAIN}); a half-detached partition is
-   * finished with {@code FINALIZE} in either mode.
+   * How partitions are detached (default {@link DetachMode#CONCURRENTLY}, which inserts do not wait
+   * for; {@link DetachMode#PLAIN} makes them wait while it queues behind a long reader, at most
+   * {@code ddl_lock_timeout}); a half-detached partition is finished with {@code FINALIZE} in
+   * either mode.
    */
   public MaintenanceBuilder detachMode(DetachMode value) {
     this.settings = settings.withDetachMode(Objects.requireNonNull(value, "detachMode"));

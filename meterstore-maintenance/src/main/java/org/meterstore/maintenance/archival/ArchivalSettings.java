@@ -7,9 +7,10 @@ import org.meterstore.hot.partition.DetachMode;
 /**
  * How an {@link Archiver} works, independent of any table.
  *
- * @param detachMode {@link DetachMode#PLAIN} (default: one transaction under {@code
- *     ddl_lock_timeout}) or {@link DetachMode#CONCURRENTLY}; a partition left half detached by an
- *     interrupted concurrent detach is always finished with {@code FINALIZE}, whatever the mode
+ * @param detachMode {@link DetachMode#CONCURRENTLY} (default: inserts do not wait for it while a
+ *     long reader holds the partition) or {@link DetachMode#PLAIN} (one transaction under {@code
+ *     ddl_lock_timeout}, during which inserts queue behind it); a partition left half detached by
+ *     an interrupted concurrent detach is always finished with {@code FINALIZE}, whatever the mode
  * @param sourceChunkRows rows read from PostgreSQL per keyset query (default 50 000), at least 1:
  *     with the cold tier's sort chunk this bounds the run's memory
  * @param holder who takes the lease, as recorded in {@code archival_leases} (host and process id,
@@ -30,9 +31,10 @@ public record ArchivalSettings(DetachMode detachMode, int sourceChunkRows, Strin
     }
   }
 
-  /** Plain detach, the default chunk, this process as holder. */
+  /** Concurrent detach, the default chunk, this process as holder. */
   public static ArchivalSettings defaults() {
-    return new ArchivalSettings(DetachMode.PLAIN, DEFAULT_SOURCE_CHUNK_ROWS, defaultHolder());
+    return new ArchivalSettings(
+        DetachMode.CONCURRENTLY, DEFAULT_SOURCE_CHUNK_ROWS, defaultHolder());
   }
 
   /** These settings with another detach mode. */

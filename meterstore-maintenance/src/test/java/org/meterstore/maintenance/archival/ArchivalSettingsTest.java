@@ -9,9 +9,10 @@ import org.meterstore.hot.partition.DetachMode;
 
 class ArchivalSettingsTest {
   @Test
-  void defaultsArePlainDetachAndFiftyThousandRowsPerQuery() {
+  void defaultsAreConcurrentDetachAndFiftyThousandRowsPerQuery() {
     ArchivalSettings s = ArchivalSettings.defaults();
-    assertThat(s.detachMode()).isEqualTo(DetachMode.PLAIN);
+    assertThat(s.detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
+    assertThat(s.withDetachMode(DetachMode.PLAIN).detachMode()).isEqualTo(DetachMode.PLAIN);
     assertThat(s.sourceChunkRows()).isEqualTo(50_000);
     assertThat(s.holder()).isNotBlank();
   }

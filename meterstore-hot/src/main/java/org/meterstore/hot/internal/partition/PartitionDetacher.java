@@ -97,7 +97,8 @@ final class PartitionDetacher {
             "Cannot "
                 + action
                 + ": a conflicting lock was held longer than ddl_lock_timeout; the partition is"
-                + " left DETACH_PENDING (its rows stay readable through the parent) and the next"
+                + " left DETACH_PENDING (SQL on the parent no longer sees its rows, MeterStore's"
+                + " queries read it by name; writes into its window are refused) and the next"
                 + " detach in CONCURRENTLY mode finishes it",
             e);
       }
