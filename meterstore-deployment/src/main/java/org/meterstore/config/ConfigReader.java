@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.table.CheckedKind;
 import org.meterstore.api.table.ColumnRole;
 import org.meterstore.api.table.ExtraColumn;
@@ -200,6 +201,13 @@ final class ConfigReader {
         };
     boolean meloInKey = s.bool("melo_in_key", false);
     String subject = s.string("subject_column", null);
+    String resolutionText = s.string("resolution", null);
+    Resolution resolution =
+        resolutionText == null
+            ? null
+            : ConfigErrors.asConfig(
+                s.key("resolution") + " (table " + name + ")",
+                () -> Resolution.parse(resolutionText));
     TablePolicy d = TablePolicy.DEFAULTS;
     TablePolicy policy =
         ConfigErrors.asConfig(
@@ -218,7 +226,9 @@ final class ConfigReader {
     }
     s.finish();
     return ConfigErrors.asConfig(
-        s.path(), () -> new TableDefinition(name, timeModel, meloInKey, columns, subject, policy));
+        s.path(),
+        () ->
+            new TableDefinition(name, timeModel, meloInKey, columns, subject, policy, resolution));
   }
 
   private ExtraColumn column(Section s) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.table.CheckedKind;
 import org.meterstore.api.table.ColumnRole;
 import org.meterstore.api.table.ExtraColumn;
@@ -366,6 +367,39 @@ class MeterStoreConfigTest {
   @Test
   void invalidTomlNamesLineAndColumn() {
     assertConfigError("[hot\nurl = 1\n", Map.of(), "Invalid TOML at line 1");
+  }
+
+  @Test
+  void aTableMayDeclareOneFixedResolutionInAnySpelling() {
+    MeterStoreConfig c =
+        MeterStoreConfig.parse(
+            FULL.replace(
+                "archival_step = \"1d\"", "archival_step = \"1d\"\nresolution = \"pt900s\""),
+            BASE,
+            ENV);
+    assertThat(c.tables().get(0).resolution()).isEqualTo(Resolution.PT15M);
+    assertThat(c.tables().get(0).gridExcludesOverlap()).isTrue();
+    assertThat(c.tables().get(1).resolution()).isNull();
+    assertThat(MeterStoreConfig.parse(FULL, BASE, ENV).tables().get(0).resolution()).isNull();
+  }
+
+  @Test
+  void refusesAResolutionThatIsNoneOrOnAPointTable() {
+    assertConfigError(
+        FULL.replace("archival_step = \"1d\"", "archival_step = \"1d\"\nresolution = \"PT7M\""),
+        ENV,
+        "tables[0].resolution (table lastgang)",
+        "Invalid resolution: 'PT7M' (must divide a day exactly)");
+    assertConfigError(
+        FULL.replace(
+            "archival_step = \"PT1H\"", "archival_step = \"PT1H\"\nresolution = \"PT15M\""),
+        ENV,
+        "tables[1]",
+        "Invalid resolution: 'PT15M' (a fixed resolution is declared on INTERVAL tables only)");
+    assertConfigError(
+        FULL.replace("archival_step = \"1d\"", "archival_step = \"1d\"\nresolution = 15"),
+        ENV,
+        "tables[0].resolution");
   }
 
   private static void assertConfigError(String toml, Map<String, String> env, String... parts) {

@@ -85,6 +85,18 @@ public record Resolution(String iso) {
   }
 
   /**
+   * Whether this resolution divides an hour ({@code PT1S} … {@code PT1H}). Its grid is then the
+   * same for every commodity and every day: Berlin's offsets from UTC and the starts of both
+   * calendar and gas days are whole hours, so the grid is simply the UTC multiples of the
+   * resolution, and no interval on it crosses a day's start. Longer resolutions ({@code PT2H} …
+   * {@code PT12H}, {@code P1D}, {@code P1M}, {@code P1Y}) count from the balancing day's start,
+   * which is midnight for most commodities but 06:00 for gas.
+   */
+  public boolean dividesAnHour() {
+    return fixedLength().map(d -> 3600 % d.getSeconds() == 0).orElse(false);
+  }
+
+  /**
    * The exact length of one interval, present only for sub-daily resolutions. Empty for {@link
    * #P1D} (a local day lasts 23 to 25 hours), {@link #P1M} and {@link #P1Y}.
    */

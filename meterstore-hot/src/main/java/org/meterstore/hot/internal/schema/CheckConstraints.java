@@ -61,6 +61,7 @@ public final class CheckConstraints {
     checks.add(new CheckConstraint("version_is_not_negative", quote("version") + " >= 0"));
     checks.add(new CheckConstraint("to_after_from", quote("to") + " > " + quote("from")));
     checks.add(new CheckConstraint("time_model_is_" + lower(table.timeModel()), timeModel(table)));
+    GridCheck.of(table).ifPresent(checks::add);
     for (int i = 0; i < table.extraColumns().size(); i++) {
       ExtraColumn column = table.extraColumns().get(i);
       checks.add(new CheckConstraint(extraName(i, column), extra(column)));

@@ -42,9 +42,13 @@ public enum ExclusionConstraint {
     return partition + suffix;
   }
 
-  /** The constraints each of {@code table}'s partitions carries. */
+  /**
+   * The constraints each of {@code table}'s partitions carries: {@link #SPANS_DO_NOT_OVERLAP} on
+   * {@code INTERVAL} tables unless their fixed resolution's grid already rules overlap out ({@link
+   * TableDefinition#gridExcludesOverlap}), {@link #ONE_OPERATOR_PER_READING} always.
+   */
   public static List<ExclusionConstraint> of(TableDefinition table) {
-    return table.timeModel() == TimeModel.INTERVAL
+    return table.timeModel() == TimeModel.INTERVAL && !table.gridExcludesOverlap()
         ? List.of(SPANS_DO_NOT_OVERLAP, ONE_OPERATOR_PER_READING)
         : List.of(ONE_OPERATOR_PER_READING);
   }

@@ -37,7 +37,8 @@ public final class Migrations {
           "V002__reader_pins.sql",
           "V003__subject_registry.sql",
           "V004__archival_leases.sql",
-          "V005__table_floor.sql");
+          "V005__table_floor.sql",
+          "V006__table_resolution.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 

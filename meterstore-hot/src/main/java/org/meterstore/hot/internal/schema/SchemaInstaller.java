@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * (with {@code btree_gist}, which the exclusion constraints need), then one short DDL transaction
  * per table that is not registered yet. A registered table whose time model or archival step
  * differs from its definition is refused, since its partitions and archived windows were cut on the
- * recorded grid.
+ * recorded grid; so is one whose fixed resolution differs, since that decided its grid CHECK and
+ * whether its partitions carry the span exclusion constraint, and rebuilding either would lock or
+ * scan a table that is being written.
  */
 public final class SchemaInstaller {
   /** Names of the schema's own relations, which no declared table may take. */
@@ -84,6 +86,7 @@ public final class SchemaInstaller {
     Optional<TableRegistry.Entry> existing = registry.find(table.name());
     if (existing.isPresent()) {
       requireSameGrid(table, existing.get());
+      requireSameResolution(table, existing.get());
       return null;
     }
     try (Statement s = c.createStatement()) {
@@ -114,6 +117,28 @@ public final class SchemaInstaller {
               + table.policy().archivalStep()
               + " (an operator has to migrate it)");
     }
+  }
+
+  private void requireSameResolution(TableDefinition table, TableRegistry.Entry entry) {
+    String declared = table.resolution() == null ? null : table.resolution().iso();
+    if (!java.util.Objects.equals(declared, entry.resolution())) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot create table "
+              + table.name()
+              + ": schema "
+              + db.schema()
+              + " already holds it "
+              + shown(entry.resolution())
+              + ", but it is declared "
+              + shown(declared)
+              + " (a resolution takes effect when a table is created: declare the recorded one,"
+              + " or create a new table and move the readings)");
+    }
+  }
+
+  private static String shown(String resolution) {
+    return resolution == null ? "without a fixed resolution" : "with resolution " + resolution;
   }
 
   /** Creates {@code btree_gist} in MeterStore's schema unless the database already has it. */

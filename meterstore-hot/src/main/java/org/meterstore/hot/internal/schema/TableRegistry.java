@@ -26,8 +26,9 @@ public final class TableRegistry {
    *
    * @param timeModel {@code INTERVAL} or {@code POINT}
    * @param archivalStep the partition width the table was created with
+   * @param resolution the fixed resolution it was created with (canonical ISO-8601), or null
    */
-  public record Entry(String timeModel, Duration archivalStep) {}
+  public record Entry(String timeModel, Duration archivalStep, String resolution) {}
 
   /** The floor column (V005); null while no floor was recorded. */
   public static final String FLOOR = "hot_floor";
@@ -46,30 +47,44 @@ public final class TableRegistry {
   /** The entry of {@code table}, if it was created. */
   public Optional<Entry> find(String table) throws SQLException {
     String sql =
-        "SELECT " + q("time_model") + ", " + seconds("archival_step") + " FROM " + tables + BY_NAME;
+        "SELECT "
+            + q("time_model")
+            + ", "
+            + seconds("archival_step")
+            + ", "
+            + q("resolution")
+            + " FROM "
+            + tables
+            + BY_NAME;
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, table);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next()
-            ? Optional.of(new Entry(rs.getString(1), Duration.ofSeconds(rs.getLong(2))))
+            ? Optional.of(
+                new Entry(rs.getString(1), Duration.ofSeconds(rs.getLong(2)), rs.getString(3)))
             : Optional.empty();
       }
     }
   }
 
-  /** Records {@code table} as created at {@code now}, without a crossing span or a floor. */
+  /**
+   * Records {@code table} as created at {@code now} with its time model, archival step and fixed
+   * resolution, without a crossing span or a floor.
+   */
   public void insert(TableDefinition table, Instant now) throws SQLException {
     String sql =
         "INSERT INTO "
             + tables
             + " ("
-            + SqlIdentifiers.quoteAll(List.of("name", "time_model", "archival_step", "created_at"))
-            + ") VALUES (?, ?, cast(? AS interval), ?)";
+            + SqlIdentifiers.quoteAll(
+                List.of("name", "time_model", "archival_step", "created_at", "resolution"))
+            + ") VALUES (?, ?, cast(? AS interval), ?, ?)";
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, table.name());
       s.setString(2, table.timeModel().name());
       s.setString(3, table.policy().archivalStep().toString());
       s.setObject(4, now.atOffset(ZoneOffset.UTC));
+      s.setString(5, table.resolution() == null ? null : table.resolution().iso());
       s.executeUpdate();
     }
   }
