@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Locale;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.internal.imports.CsvSource;
 
 /**
  * Where an import reads its readings from: a file whose columns are the storage model's ({@code

@@ -1,4 +1,4 @@
-package org.meterstore.internal.imports;
+package org.meterstore.imports;
 
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,15 +10,13 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.imports.ImportCursor;
-import org.meterstore.imports.ImportSource;
 
 /** A CSV file as an import source: header row of column names, one reading per record. */
-public final class CsvSource implements ImportSource {
+final class CsvSource implements ImportSource {
   private final Path file;
 
   /** The source of {@code file}. */
-  public CsvSource(Path file) {
+  CsvSource(Path file) {
     this.file = java.util.Objects.requireNonNull(file, "file");
   }
 

@@ -1,4 +1,4 @@
-package org.meterstore.internal.imports;
+package org.meterstore.imports;
 
 import java.io.IOException;
 import java.io.Reader;
