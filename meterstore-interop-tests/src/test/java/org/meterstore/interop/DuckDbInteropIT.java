@@ -94,7 +94,7 @@ class DuckDbInteropIT {
 
   /** MeterStore's relation {@code relation} restricted to the cold part, below W. */
   private static String meterStoreCold(String relation) {
-    return relation + " WHERE \"from\" < TIMESTAMP '" + sqlTimestamp(seam.watermark()) + "'";
+    return relation + " WHERE " + InteropStore.fromBefore(seam.watermark());
   }
 
   /** The published {@code resolution_sql} with S's files in place of the Iceberg table. */
@@ -154,8 +154,7 @@ class DuckDbInteropIT {
       throws Exception {
     String gas = "\"sparte\" = 'GAS'";
     Map<LocalDate, String> meterStore =
-        store.dailyTotals(
-            gas + " AND \"from\" < TIMESTAMP '" + sqlTimestamp(seam.watermark()) + "'");
+        store.dailyTotals(gas + " AND " + InteropStore.fromBefore(seam.watermark()));
     Map<LocalDate, String> byBalancingDay =
         duckDaily(
             "SELECT \"balancing_day\", SUM(\"value\") FROM "
@@ -180,10 +179,6 @@ class DuckDbInteropIT {
         .isEqualTo(25);
     assertThat(scalarLong(hoursPerMeter + " AND CAST(\"from\" AS DATE) = DATE '2026-10-24'"))
         .isEqualTo(24);
-  }
-
-  private static String sqlTimestamp(Instant instant) {
-    return instant.toString().replace('T', ' ').replace("Z", "");
   }
 
   private static long scalarLong(String sql) throws SQLException {

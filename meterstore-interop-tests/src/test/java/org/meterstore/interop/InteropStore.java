@@ -283,6 +283,14 @@ public final class InteropStore implements AutoCloseable {
         balancingDay.toString());
   }
 
+  /**
+   * {@code "from" < TIMESTAMP '…'} in MeterStore's SQL: its timestamps are zone-less and UTC, so
+   * the literal is {@code w} in UTC without a zone.
+   */
+  public static String fromBefore(Instant w) {
+    return "\"from\" < TIMESTAMP '" + w.toString().replace('T', ' ').replace("Z", "") + "'";
+  }
+
   /** {@code d} without trailing zeros, never in exponent form. */
   public static String plain(BigDecimal d) {
     return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();

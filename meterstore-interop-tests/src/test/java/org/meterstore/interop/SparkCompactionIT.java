@@ -107,7 +107,7 @@ class SparkCompactionIT {
   }
 
   private static String belowW(Instant w) {
-    return " WHERE \"from\" < TIMESTAMP '" + w.toString().replace('T', ' ').replace("Z", "") + "'";
+    return " WHERE " + InteropStore.fromBefore(w);
   }
 
   private static long dataFiles(Table table) throws Exception {

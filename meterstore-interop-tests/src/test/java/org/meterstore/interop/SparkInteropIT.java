@@ -103,11 +103,6 @@ class SparkInteropIT {
     return "TIMESTAMP '" + instant + "'";
   }
 
-  /** MeterStore's literal: a zone-less timestamp, read as UTC. */
-  private static String meterStoreTimestamp(Instant instant) {
-    return "TIMESTAMP '" + instant.toString().replace('T', ' ').replace("Z", "") + "'";
-  }
-
   @Test
   void sparkLoadsTheIcebergSchemaWithMeterStoresFieldIds() {
     List<String> expected = new ArrayList<>();
@@ -185,7 +180,7 @@ class SparkInteropIT {
 
   @Test
   void publishedResolutionGivesMeterStoresColdTotalsAndANaiveSumOverstatesThem() throws Exception {
-    String belowW = " WHERE \"from\" < " + meterStoreTimestamp(seam.watermark());
+    String belowW = " WHERE " + InteropStore.fromBefore(seam.watermark());
     List<String> meterStore = store.totals("\"" + InteropStore.TABLE + "\"" + belowW);
     List<String> resolved = totals(spark.get("cold_resolved"));
     assertThat(resolved).isEqualTo(meterStore);

@@ -125,11 +125,7 @@ class TrinoInteropIT {
         "(" + resolution + ") q WHERE \"from\" < " + trinoTimestamp(seam.watermark());
     List<String> expected =
         store.totals(
-            "\""
-                + InteropStore.TABLE
-                + "\" WHERE \"from\" < TIMESTAMP '"
-                + seam.watermark().toString().replace('T', ' ').replace("Z", "")
-                + "'");
+            "\"" + InteropStore.TABLE + "\" WHERE " + InteropStore.fromBefore(seam.watermark()));
     assertThat(Long.parseLong(expected.get(0))).isPositive();
     assertThat(trinoTotals(coldBelowW)).isEqualTo(expected);
   }

@@ -34,7 +34,8 @@ public final class SystemTablesComputer {
     List<Object[]> snapshots = new ArrayList<>();
     List<Object[]> seam = new ArrayList<>();
     for (TableDefinition def : rt.tables().values()) {
-      tables.add(status(rt, def, now));
+      SnapshotView current = current(rt, def);
+      tables.add(status(rt, def, now, current == null ? null : current.watermark()));
       config.addAll(config(rt, def));
       String namespace = rt.cold().identifier(def.name()).namespace().level(0);
       resolution.add(
@@ -52,18 +53,25 @@ public final class SystemTablesComputer {
           });
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
       snapshots.addAll(snapshots(rt, def));
-      seam.add(seam(rt, def, namespace));
+      seam.add(seam(rt, def, namespace, current));
     }
     return new SystemSnapshot(now, tables, config, resolution, snapshots, seam);
   }
 
-  private static Object[] status(CatalogRuntime rt, TableDefinition def, Instant now) {
-    Instant w = null;
+  /**
+   * The table's current snapshot, read once per refresh so that {@code tables} and {@code seam}
+   * show the same W; null (logged) when the cold tier cannot be read.
+   */
+  private static SnapshotView current(CatalogRuntime rt, TableDefinition def) {
     try {
-      w = rt.coldTable(def).watermark();
+      return rt.coldTable(def).view(SnapshotSelector.current());
     } catch (RuntimeException e) {
-      LOG.warn("Cannot read the watermark of {}: {}", def.name(), e.toString());
+      LOG.warn("Cannot read the current snapshot of {}: {}", def.name(), e.toString());
+      return null;
     }
+  }
+
+  private static Object[] status(CatalogRuntime rt, TableDefinition def, Instant now, Instant w) {
     int hotPartitions = -1;
     int ahead = -1;
     boolean none = false;
@@ -132,19 +140,15 @@ public final class SystemTablesComputer {
    * S and W come from one read of the snapshot, so they belong together; a table whose cold tier
    * cannot be read has nulls and no SQL.
    */
-  private static Object[] seam(CatalogRuntime rt, TableDefinition def, String namespace) {
+  private static Object[] seam(
+      CatalogRuntime rt, TableDefinition def, String namespace, SnapshotView view) {
     String hotTable = rt.hot().schema() + "." + def.name();
     String coldTable = rt.cold().identifier(def.name()).toString();
-    OptionalLong snapshotId;
-    Instant w;
-    try {
-      SnapshotView view = rt.coldTable(def).view(SnapshotSelector.current());
-      snapshotId = view.snapshotId();
-      w = view.watermark();
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot read the current snapshot of {}: {}", def.name(), e.toString());
+    if (view == null) {
       return new Object[] {def.name(), null, null, coldTable, hotTable, null, null};
     }
+    OptionalLong snapshotId = view.snapshotId();
+    Instant w = view.watermark();
     String schema = rt.hot().schema();
     return new Object[] {
       def.name(),
