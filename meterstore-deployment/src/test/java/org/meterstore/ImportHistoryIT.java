@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.Tier;
@@ -137,6 +140,71 @@ class ImportHistoryIT {
 
       // maintenance afterwards is healthy: the empty headroom partitions below W hold nothing
       assertThat(catalog.archive(now, 8).healthy()).isTrue();
+    }
+  }
+
+  /**
+   * A file sorted by balancing day, electricity (days from 23:00 or 22:00 UTC) and gas (days from
+   * 05:00 or 04:00 UTC) mixed, across the spring clock change, meters in a different order each
+   * day: every chunk moves W once (one commit per chunk), nothing is sent down the correction path,
+   * and what is stored is every reading once.
+   */
+  @Test
+  void aFileSortedByDayMovesWOncePerChunkWithoutCorrections() throws Exception {
+    TableDefinition table = CatalogFixture.table("by_day", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(Instant.parse("2026-03-20T00:00:00Z"));
+      Instant at = Instant.parse("2026-04-02T00:00:00Z");
+      List<Object[]> rows = new ArrayList<>();
+      for (LocalDate day = LocalDate.of(2026, 3, 24);
+          day.isBefore(LocalDate.of(2026, 4, 2));
+          day = day.plusDays(1)) {
+        for (int i = 0; i < 12; i++) {
+          int meter = (i * 5 + day.getDayOfMonth()) % 12 + 1; // another order every day
+          Commodity commodity = meter % 3 == 0 ? Commodity.GAS : Commodity.STROM;
+          Resolution resolution = commodity == Commodity.GAS ? Resolution.PT1H : Resolution.PT15M;
+          Instant end = MeteringCalendar.dayEnd(day, commodity);
+          for (Instant t = MeteringCalendar.dayStart(day, commodity);
+              t.isBefore(end);
+              t = t.plus(resolution.fixedLength().orElseThrow())) {
+            Reading r =
+                Reading.builder()
+                    .malo(Workload.malo(meter))
+                    .obis(commodity == Commodity.GAS ? "7-20:99.33.17" : "1-0:1.8.0")
+                    .commodity(commodity)
+                    .unit(org.meterstore.api.commodity.Unit.KWH)
+                    .interval(t, resolution)
+                    .value(meter + "." + (t.getEpochSecond() / 900 % 1000))
+                    .operator(Workload.OPERATOR)
+                    .build();
+            rows.add(
+                org.meterstore.api.table.StoredRow.of(
+                    table, org.meterstore.api.reading.StoredReading.accept(r, at)));
+          }
+        }
+      }
+      ImportResult result =
+          catalog.importHistory(
+              table.name(),
+              ImportSource.of(csv("by-day.csv", table, rows)),
+              Instant.parse("2026-04-06T00:00:00Z"),
+              ImportOptions.DEFAULTS.withChunkRows(2_000));
+
+      assertThat(result.inserted()).isEqualTo(rows.size());
+      assertThat(result.chunks()).isGreaterThan(3);
+      assertThat(result.commits()).isEqualTo(result.chunks());
+      for (var snapshot : d.cold.table(table).snapshots()) {
+        assertThat(snapshot.meterstoreOperation()).isEqualTo("archive");
+      }
+      // the gas day of 1 April ends at 04:00 UTC on the 2nd: W is the end of that UTC day
+      assertThat(result.watermarkAfter()).isEqualTo(Instant.parse("2026-04-03T00:00:00Z"));
+      List<Object[]> expected = new ArrayList<>(rows);
+      expected.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
+      List<Object[]> actual = sorted(d.cold.table(table).read());
+      assertThat(actual).hasSameSizeAs(expected);
+      for (int i = 0; i < expected.size(); i++) {
+        assertThat(actual.get(i)).containsExactly(expected.get(i));
+      }
     }
   }
 

@@ -16,15 +16,16 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * The one command: {@code Bench quick|full [ingest|archival|query|latency …]} runs the profile's
- * benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and warehouse under {@code
- * target/bench}, prints each result and writes {@code target/bench/results.json} and {@code
+ * The one command: {@code Bench quick|full [ingest|archival|query|latency|import …]} runs the
+ * profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and warehouse under
+ * {@code target/bench}, prints each result and writes {@code target/bench/results.json} and {@code
  * results.md}. A missed target is printed and recorded as {@code met: false}. System properties
  * change sizes and the archival benchmark's options ({@link Profile#withOverrides}, {@link
  * ArchivalOptions}); they are read once, here.
  */
 public final class Bench {
-  private static final List<String> ALL = List.of("ingest", "archival", "query", "latency");
+  private static final List<String> ALL =
+      List.of("ingest", "archival", "query", "latency", "import");
 
   private Bench() {}
 
@@ -53,6 +54,7 @@ public final class Bench {
               case "ingest" -> IngestBench.run(d, profile);
               case "archival" -> ArchivalBench.run(d, profile, archival);
               case "query" -> QueryBench.run(d, profile);
+              case "import" -> ImportBench.run(d, profile);
               default -> LatencyBench.run(d, profile);
             };
         these.forEach(Bench::print);

@@ -13,11 +13,13 @@ import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.commodity.Unit;
+import org.meterstore.api.id.ObisCode;
 import org.meterstore.api.reading.Quality;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.ReadingBuilder;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.Version;
+import org.meterstore.api.reading.VersionScope;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
@@ -47,10 +49,14 @@ final class ReadingMapper {
   private final List<String> extraNames = new ArrayList<>();
   private final List<Integer> extraIndex = new ArrayList<>();
   private final int subject;
-  private final Map<String, Commodity> commodities = new HashMap<>();
-  private final Map<String, Unit> units = new HashMap<>();
-  private final Map<String, Quality> qualities = new HashMap<>();
-  private final Map<String, Resolution> resolutions = new HashMap<>();
+  private final ParseCache<Commodity> commodities = new ParseCache<>(Commodity::parse);
+  private final ParseCache<Unit> units = new ParseCache<>(Unit::parse);
+  private final ParseCache<Quality> qualities = new ParseCache<>(Quality::parse);
+  private final ParseCache<Resolution> resolutions = new ParseCache<>(Resolution::parse);
+  private final ParseCache<ObisCode> obisCodes = new ParseCache<>(ObisCode::parse);
+  private final ParseCache<Version> operatorVersions = new ParseCache<>(Version::operator);
+  private final ParseCache<VersionScope> scopes = new ParseCache<>(VersionScope::parse);
+  private final ParseCache<Instant> instants = new ParseCache<>(ReadingMapper::parseInstant);
 
   /**
    * @throws MeterStoreException {@code INVALID_INPUT} for an unknown, repeated or missing column
@@ -105,25 +111,24 @@ final class ReadingMapper {
     ReadingBuilder b = Reading.builder();
     b.malo(required(f, StandardColumn.MALO_ID));
     b.melo(get(f, StandardColumn.MELO_ID));
-    b.obis(required(f, StandardColumn.OBIS_CODE));
-    Commodity commodity =
-        commodities.computeIfAbsent(required(f, StandardColumn.SPARTE), Commodity::parse);
+    b.obis(obisCodes.get(required(f, StandardColumn.OBIS_CODE)));
+    Commodity commodity = commodities.get(required(f, StandardColumn.SPARTE));
     b.commodity(commodity);
     Instant from = instant(f, StandardColumn.FROM);
     b.interval(from, instant(f, StandardColumn.TO));
     b.value(required(f, StandardColumn.VALUE));
-    b.unit(units.computeIfAbsent(required(f, StandardColumn.UNIT), Unit::parse));
-    b.quality(qualities.computeIfAbsent(required(f, StandardColumn.QUALITY), Quality::parse));
+    b.unit(units.get(required(f, StandardColumn.UNIT)));
+    b.quality(qualities.get(required(f, StandardColumn.QUALITY)));
     String resolution = get(f, StandardColumn.RESOLUTION);
     if (resolution != null) {
-      b.resolution(resolutions.computeIfAbsent(resolution, Resolution::parse));
+      b.resolution(resolutions.get(resolution));
     }
     String version = get(f, StandardColumn.VERSION);
     boolean operator = version != null && version.length() >= 14;
     if (operator) {
-      b.version(version);
+      b.version(operatorVersions.get(version));
     }
-    b.versionScope(required(f, StandardColumn.VERSION_SCOPE));
+    b.versionScope(scopes.get(required(f, StandardColumn.VERSION_SCOPE)));
     b.sourceKind(get(f, StandardColumn.SOURCE_KIND));
     b.provenance(get(f, StandardColumn.PROVENANCE));
     for (int i = 0; i < extraNames.size(); i++) {
@@ -197,10 +202,14 @@ final class ReadingMapper {
       return null;
     }
     try {
-      return Instant.parse(v);
+      return instants.get(v);
     } catch (DateTimeParseException e) {
       throw MeterStoreException.invalid(
           c.columnName(), v, "an ISO-8601 instant with offset, e.g. 2026-03-01T23:00:00Z");
     }
+  }
+
+  private static Instant parseInstant(String text) {
+    return Instant.parse(text);
   }
 }

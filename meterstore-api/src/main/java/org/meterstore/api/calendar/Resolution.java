@@ -34,6 +34,17 @@ import org.meterstore.api.MeterStoreException;
  */
 public record Resolution(String iso) {
   private static final long SECONDS_PER_DAY = 86_400;
+
+  /** The lengths of the usual resolutions, so that the write path does not parse them per row. */
+  private static final java.util.Map<String, Duration> COMMON_LENGTHS =
+      java.util.Map.of(
+          "PT1M", Duration.ofMinutes(1),
+          "PT5M", Duration.ofMinutes(5),
+          "PT10M", Duration.ofMinutes(10),
+          "PT15M", Duration.ofMinutes(15),
+          "PT30M", Duration.ofMinutes(30),
+          "PT1H", Duration.ofHours(1));
+
   private static final String RULE =
       "a positive ISO-8601 duration of whole seconds that divides a day exactly, P1D, P1M or P1Y";
 
@@ -101,7 +112,11 @@ public record Resolution(String iso) {
    * #P1D} (a local day lasts 23 to 25 hours), {@link #P1M} and {@link #P1Y}.
    */
   public Optional<Duration> fixedLength() {
-    return isSubDaily() ? Optional.of(Duration.parse(iso)) : Optional.empty();
+    if (!isSubDaily()) {
+      return Optional.empty();
+    }
+    Duration common = COMMON_LENGTHS.get(iso);
+    return Optional.of(common != null ? common : Duration.parse(iso));
   }
 
   /** The canonical ISO-8601 text, e.g. {@code PT15M}. */

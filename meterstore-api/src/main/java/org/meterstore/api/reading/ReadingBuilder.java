@@ -78,6 +78,11 @@ public final class ReadingBuilder {
     return this;
   }
 
+  public ReadingBuilder obis(ObisCode code) {
+    this.obisCode = code;
+    return this;
+  }
+
   public ReadingBuilder commodity(Commodity commodity) {
     this.commodity = commodity;
     if (unit == null && commodity != null && commodity.units().size() == 1) {

@@ -2,6 +2,7 @@ package org.meterstore.api.reading;
 
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.regex.Pattern;
 import org.meterstore.api.MeterStoreException;
 
 /**
@@ -15,6 +16,8 @@ import org.meterstore.api.MeterStoreException;
  * @param value the version number, {@code 0 <= value < 10^20}
  */
 public record Version(BigInteger value) implements Comparable<Version> {
+  private static final Pattern OPERATOR_DIGITS = Pattern.compile("[0-9]{14,20}");
+
   /** The smallest operator version: {@code 10^13}, the first 14-digit number. */
   public static final BigInteger OPERATOR_MINIMUM = BigInteger.TEN.pow(13);
 
@@ -33,7 +36,7 @@ public record Version(BigInteger value) implements Comparable<Version> {
    * @throws MeterStoreException {@code INVALID_INPUT} when the text is not such a number
    */
   public static Version operator(String text) {
-    if (text == null || !text.trim().matches("[0-9]{14,20}")) {
+    if (text == null || !OPERATOR_DIGITS.matcher(text.trim()).matches()) {
       throw MeterStoreException.invalid(
           "version", text, "an operator version has 14 to 20 digits and no sign");
     }

@@ -3,6 +3,7 @@ package org.meterstore.api.reading;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.commodity.Commodity;
@@ -16,6 +17,8 @@ import org.meterstore.api.id.MarketPartnerId;
  * @param month the balancing month (for gas, months start at 06:00 local time on the 1st)
  */
 public record VersionScope(MarketPartnerId operator, YearMonth month) {
+  private static final Pattern MONTH = Pattern.compile("[0-9]{4}-[0-9]{2}");
+
   /** Checks that both parts are present. */
   public VersionScope {
     if (operator == null) {
@@ -38,7 +41,7 @@ public record VersionScope(MarketPartnerId operator, YearMonth month) {
     }
     String trimmed = text.trim();
     int colon = trimmed.indexOf(':');
-    if (colon < 0 || !trimmed.substring(colon + 1).matches("[0-9]{4}-[0-9]{2}")) {
+    if (colon < 0 || !MONTH.matcher(trimmed).region(colon + 1, trimmed.length()).matches()) {
       throw MeterStoreException.invalid("version_scope", text, rule);
     }
     try {

@@ -186,27 +186,56 @@ public final class HistoryImport {
                     + " chunks before were committed and stay (a re-run reports them DUPLICATE)"));
   }
 
-  /** The second pass: chunks of about {@code chunkRows}, cut between partition windows. */
+  /**
+   * The second pass: chunks of about {@code chunkRows}. Once the buffer holds a chunk, the readings
+   * before the last three partition windows (counted back from the latest {@code from} seen) are
+   * committed and the rest is carried into the next chunk. A balancing day reaches over three UTC
+   * windows (an electricity day starts at 23:00 or 22:00 UTC the day before, a gas day ends at
+   * 05:00 or 04:00 UTC the day after), so a file sorted by {@code from}, or by day with meters in
+   * any order within a day, then moves W once per chunk and sends nothing down the correction path.
+   * When the carried windows alone hold three chunks (a fleet larger than a chunk per window), the
+   * whole buffer is committed: memory holds at most about three chunks.
+   */
   private void writeChunks(Range range, ArchivalLease lease) {
     int limit = options.chunkRows();
-    List<StoredReading> chunk = new ArrayList<>(Math.min(limit, 1 << 16));
+    int recheck = Math.max(1, limit / 8);
+    List<StoredReading> buffer = new ArrayList<>(Math.min(limit, 1 << 16));
     long done = 0;
+    Instant latest = null;
+    int checkedAt = 0;
     try (ImportCursor cursor = source.open(table, now)) {
-      Instant lastWindow = null;
       for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
-        Instant window = hot.partitions().windowStart(table, r.reading().from());
-        boolean full = chunk.size() >= limit && !window.equals(lastWindow);
-        if (full || chunk.size() >= 2 * limit) {
-          done += commit(chunk, range, lease);
-          options.progress().progressed(done, range.rows);
-          chunk = new ArrayList<>(Math.min(limit, 1 << 16));
+        buffer.add(r);
+        Instant from = r.reading().from();
+        latest = latest == null || from.isAfter(latest) ? from : latest;
+        if (buffer.size() < limit || buffer.size() - checkedAt < recheck) {
+          continue;
         }
-        chunk.add(r);
-        lastWindow = window;
+        Instant keep =
+            hot.partitions()
+                .windowStart(table, latest)
+                .minus(table.policy().archivalStep().multipliedBy(2));
+        List<StoredReading> ready = new ArrayList<>(buffer.size());
+        List<StoredReading> carried = new ArrayList<>();
+        for (StoredReading b : buffer) {
+          (b.reading().from().isBefore(keep) ? ready : carried).add(b);
+        }
+        if (ready.size() >= limit / 2) {
+          done += commit(ready, range, lease);
+          buffer = carried;
+        } else if (buffer.size() >= 3 * limit) {
+          done += commit(buffer, range, lease);
+          buffer = new ArrayList<>(Math.min(limit, 1 << 16));
+        } else {
+          checkedAt = buffer.size();
+          continue;
+        }
+        checkedAt = 0;
+        options.progress().progressed(done, range.rows);
       }
     }
-    if (!chunk.isEmpty()) {
-      done += commit(chunk, range, lease);
+    if (!buffer.isEmpty()) {
+      done += commit(buffer, range, lease);
       options.progress().progressed(done, range.rows);
     }
   }

@@ -248,11 +248,17 @@ final class DuplicateCheck {
       max = max == null || f.isAfter(max) ? f : max;
     }
     String fromName = StandardColumn.FROM.columnName();
+    String toName = StandardColumn.TO.columnName();
+    // A stored row that matters ends after the batch's earliest start (or has no end): one with
+    // the same merge key ends after its own from >= min, an overlapping span after the start it
+    // overlaps. Files of earlier windows (every to <= min) are pruned by their statistics without
+    // being opened: an import of a window at W then reads only spans that cross W.
     return Expressions.and(
         Expressions.in(StandardColumn.MALO_ID.columnName(), malos.toArray()),
         Expressions.in(StandardColumn.OBIS_CODE.columnName(), obisCodes.toArray()),
         Expressions.greaterThanOrEqual(fromName, micros(min.minus(LONGEST_SPAN))),
-        Expressions.lessThanOrEqual(fromName, micros(max)));
+        Expressions.lessThanOrEqual(fromName, micros(max)),
+        Expressions.or(Expressions.isNull(toName), Expressions.greaterThan(toName, micros(min))));
   }
 
   private static long micros(Instant i) {

@@ -1,0 +1,196 @@
+package org.meterstore.bench;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.BufferedWriter;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import org.meterstore.MeterCatalog;
+import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.imports.ImportCursor;
+import org.meterstore.imports.ImportResult;
+import org.meterstore.imports.ImportSource;
+
+/**
+ * Benchmark 7, history import: {@code MeterCatalog.importHistory} of one month of the data set (the
+ * profile's ingest meters, one fifth gas, 3 % corrections in the same file) from a CSV file in the
+ * storage model's columns into an empty table: both passes (check, then chunked commits), parsing,
+ * validation, classification, sorted Parquet, the Iceberg commits and their digests. Against DuckDB
+ * reading the same CSV file and writing it as one Parquet file on one thread (no checks, no sort,
+ * no commit). A third line times the check pass alone (every record parsed and validated, nothing
+ * written), and a fourth the retained heap.
+ */
+final class ImportBench {
+  static final TableDefinition TABLE = TableDefinition.interval("history");
+  private static final LocalDate FIRST = LocalDate.of(2026, 1, 1);
+  private static final int DAYS = 31;
+  private static final Instant NOW = Instant.parse("2026-04-01T00:00:00Z");
+
+  private ImportBench() {}
+
+  static List<Result> run(Deployment d, Profile p) throws Exception {
+    int meters = p.ingestMeters();
+    Dataset data = new Dataset(meters, FIRST, DAYS, 5, 0.03, 0, p.seed());
+    Instant from = MeteringCalendar.dayStart(FIRST, Commodity.STROM);
+    Instant to = MeteringCalendar.dayStart(FIRST.plusDays(DAYS - 1), Commodity.STROM);
+    Path csv = d.warehouse.resolveSibling("import.csv");
+    long rows = writeCsv(csv, data.rows(TABLE, NOW, from, to));
+    Timing.Measured duck = Timing.measure(d.cpu, () -> duckDb(csv, d.warehouse));
+    Timing.Measured check = Timing.measure(d.cpu, () -> checkPass(csv));
+    AtomicReference<ImportResult> result = new AtomicReference<>();
+    Timing.Measured imported;
+    try (MeterCatalog catalog =
+        MeterCatalog.of(d.hot, d.cold, List.of(TABLE), OpenTelemetry.noop())) {
+      catalog.createTables(NOW);
+      imported =
+          Timing.measure(
+              d.cpu,
+              () -> {
+                result.set(catalog.importHistory(TABLE.name(), ImportSource.of(csv), NOW));
+                return result.get().rows();
+              });
+    }
+    ImportResult r = result.get();
+    if (r.rows() != rows || r.stored() != rows || duck.count() != rows || check.count() != rows) {
+      throw new IllegalStateException(
+          "wrote "
+              + rows
+              + " rows, DuckDB copied "
+              + duck.count()
+              + ", the check pass read "
+              + check.count()
+              + ": "
+              + r);
+    }
+    String dataset =
+        String.format(
+            Locale.ROOT,
+            "one month, %,d rows (%,d meters, 1/5 gas, 3%% corrections), %.0f MiB of CSV",
+            rows,
+            meters,
+            Files.size(csv) / (1024.0 * 1024.0));
+    String note =
+        String.format(
+                Locale.ROOT,
+                "%d chunks of up to 100,000 readings, %d commits, W %s -> %s; %s; %s",
+                r.chunks(),
+                r.commits(),
+                r.watermarkBefore(),
+                r.watermarkAfter(),
+                side("import", imported),
+                side("DuckDB", duck))
+            + "; "
+            + r;
+    return List.of(
+        new Result(
+            "7 history import throughput",
+            dataset,
+            "rows/s",
+            imported.perSecond(),
+            "DuckDB read_csv -> one Parquet file, 1 thread",
+            duck.perSecond(),
+            Target.valueAtLeast(200_000),
+            note),
+        new Result(
+            "7 history import check pass alone",
+            dataset,
+            "rows/s",
+            check.perSecond(),
+            "MeterStore import, both passes and the commits",
+            imported.perSecond(),
+            null,
+            "every record parsed, built with Reading.builder() and accepted by the table; nothing"
+                + " written; "
+                + side("check", check)),
+        new Result(
+            "7 history import peak heap",
+            dataset,
+            "MiB",
+            imported.heapGrowthMiB(),
+            "DuckDB read_csv -> Parquet (its own memory is off the JVM heap)",
+            duck.heapGrowthMiB(),
+            Target.valueAtMost(256),
+            "heap retained after GC, peak above the level before the run; JVM -Xmx "
+                + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB"));
+  }
+
+  /** The check pass alone: every record of {@code csv} read and validated. */
+  private static long checkPass(Path csv) {
+    long n = 0;
+    try (ImportCursor cursor = ImportSource.of(csv).open(TABLE, NOW)) {
+      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static long duckDb(Path csv, Path warehouse) throws Exception {
+    Path out = warehouse.resolveSibling("import-duckdb.parquet");
+    Files.deleteIfExists(out);
+    try (Connection c = DuckDb.open();
+        Statement s = c.createStatement()) {
+      s.execute("SET threads = 1");
+      s.execute(
+          "COPY (SELECT * FROM read_csv('"
+              + csv.toAbsolutePath()
+              + "', header = true, all_varchar = true)) TO '"
+              + out.toAbsolutePath()
+              + "' (FORMAT parquet)");
+      try (ResultSet rs =
+          s.executeQuery("SELECT count(*) FROM read_parquet('" + out.toAbsolutePath() + "')")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** Writes {@code rows} (StoredRow layout) as an import CSV; returns the number of rows. */
+  static long writeCsv(Path file, Iterable<Object[]> rows) throws Exception {
+    long n = 0;
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write(String.join(",", TABLE.columns().stream().map(ColumnSpec::name).toList()));
+      out.write('\n');
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          if (i > 0) {
+            out.write(',');
+          }
+          Object v = row[i];
+          // the data set's values hold no comma, quote or line break
+          out.write(v == null ? "" : v instanceof BigDecimal b ? b.toPlainString() : v.toString());
+        }
+        out.write('\n');
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static String side(String name, Timing.Measured m) {
+    return String.format(
+        Locale.ROOT,
+        "%s %.1f s, CPU s JVM %.1f / PostgreSQL %.1f, GC %.1f, load average %.1f -> %.1f",
+        name,
+        m.seconds(),
+        m.cpu().jvm(),
+        m.cpu().postgres(),
+        m.cpu().gc(),
+        m.loadBefore(),
+        m.loadAfter());
+  }
+}
