@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * The one command: {@code Bench quick|full [ingest|archival|query|latency|import …]} runs the
+ * The one command: {@code Bench quick|full [ingest|fleet|archival|query|latency|import …]} runs the
  * profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and warehouse under
  * {@code target/bench}, prints each result and writes {@code target/bench/results.json} and {@code
  * results.md}. A missed target is printed and recorded as {@code met: false}. System properties
@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  */
 public final class Bench {
   private static final List<String> ALL =
-      List.of("ingest", "archival", "query", "latency", "import");
+      List.of("ingest", "fleet", "archival", "query", "latency", "import");
 
   private Bench() {}
 
@@ -52,6 +52,7 @@ public final class Bench {
         List<Result> these =
             switch (name) {
               case "ingest" -> IngestBench.run(d, profile);
+              case "fleet" -> FleetBench.run(d, profile);
               case "archival" -> ArchivalBench.run(d, profile, archival);
               case "query" -> QueryBench.run(d, profile);
               case "import" -> ImportBench.run(d, profile);

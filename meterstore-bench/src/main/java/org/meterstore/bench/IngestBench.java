@@ -183,19 +183,37 @@ final class IngestBench {
 
   /** The same parent as MeterStore's (LIKE … INCLUDING ALL), plain daily partitions. */
   private static void createRawTable(Deployment d, Instant first, Instant end) throws Exception {
+    createRawTable(d, TABLE.name(), first, end);
+  }
+
+  /**
+   * {@code raw.<table>}: the same parent as MeterStore's table {@code table} (LIKE … INCLUDING ALL:
+   * columns, primary key, CHECKs; the exclusion constraints live on MeterStore's partitions only),
+   * with plain daily partitions covering {@code [first, end)}. Trusted names only.
+   */
+  static void createRawTable(Deployment d, String table, Instant first, Instant end)
+      throws Exception {
     try (Statement s = d.raw.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS raw");
       s.execute(
-          "CREATE TABLE raw.ingest (LIKE \""
+          "CREATE TABLE raw."
+              + table
+              + " (LIKE \""
               + d.hot.schema()
-              + "\".ingest INCLUDING ALL) PARTITION BY RANGE (\"from\")");
+              + "\"."
+              + table
+              + " INCLUDING ALL) PARTITION BY RANGE (\"from\")");
       Instant dayStart =
           first.minus(Duration.ofHours(first.atZone(java.time.ZoneOffset.UTC).getHour()));
       for (Instant day = dayStart; day.isBefore(end); day = day.plus(Duration.ofDays(1))) {
         s.execute(
-            "CREATE TABLE raw.ingest_"
+            "CREATE TABLE raw."
+                + table
+                + "_"
                 + day.getEpochSecond()
-                + " PARTITION OF raw.ingest FOR VALUES FROM ('"
+                + " PARTITION OF raw."
+                + table
+                + " FOR VALUES FROM ('"
                 + day
                 + "') TO ('"
                 + day.plus(Duration.ofDays(1))

@@ -1,0 +1,215 @@
+package org.meterstore.bench;
+
+import java.sql.Connection;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.meterstore.MeterCatalog;
+import org.meterstore.api.calendar.MeteringCalendar;
+import org.meterstore.api.calendar.Resolution;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.reading.WriteResult;
+import org.meterstore.api.table.StoredRow;
+import org.meterstore.api.table.TableDefinition;
+
+/**
+ * Benchmark 1b, a fleet writing: {@code MeterCatalog.append} into a fixed-resolution table ({@code
+ * PT15M}: no span exclusion constraint) by 1, 2 and 4 concurrent writers, each with batches of 96,
+ * 960 and 9,600 readings (1, 10 and 100 meter-days per transaction), against raw {@code COPY} of
+ * the same batches with the same concurrency into an identical partitioned table without exclusion
+ * constraints (same columns, primary key and CHECKs, daily partitions). Each cell writes a fresh
+ * day of its own meters (every reading new); writers take disjoint meters. The batches are built
+ * before the clock starts; inside it MeterStore validates and writes them, the COPY side turns them
+ * into COPY text and sends them. Reported: aggregate readings/s by wall clock from the start
+ * barrier to the last writer's end, and the p99 of one batch's latency.
+ */
+final class FleetBench {
+  static final TableDefinition TABLE =
+      TableDefinition.interval("fleet").withResolution(Resolution.PT15M);
+  private static final LocalDate FIRST = LocalDate.of(2026, 3, 2);
+  private static final Instant NOW = Instant.parse("2026-03-20T12:00:00Z");
+  private static final int[] WRITERS = {1, 2, 4};
+  private static final int[] METER_DAYS_PER_BATCH = {1, 10, 100};
+
+  private FleetBench() {}
+
+  /** One side of one cell: readings/s by wall clock and every batch's latency in seconds. */
+  private record Side(double readingsPerSecond, List<Double> latencies) {
+    double p99Millis() {
+      return Timing.percentile(latencies, 99) * 1000;
+    }
+  }
+
+  static List<Result> run(Deployment d, Profile p) throws Exception {
+    int meters = 4 * p.ingestMeters();
+    int cells = WRITERS.length * METER_DAYS_PER_BATCH.length;
+    Dataset data = new Dataset(meters, FIRST, cells + 1, 0, 0, 0, p.seed());
+    Instant first = MeteringCalendar.dayStart(FIRST, Commodity.STROM);
+    Instant end = MeteringCalendar.dayStart(data.endDay(), Commodity.STROM);
+    List<Result> results = new ArrayList<>();
+    try (MeterCatalog catalog = MeterCatalog.of(d.hot, d.cold, List.of(TABLE), Deployment.noop())) {
+      catalog.createTables(NOW);
+      d.hot.partitions().ensure(TABLE, first, end);
+      IngestBench.createRawTable(d, TABLE.name(), first, end);
+      String copySql = CopyText.copyIn("raw." + TABLE.name(), TABLE);
+      // warm-up day: both sides, one writer, 10 meter-days per batch
+      List<List<Reading>> warmUp = batches(data, FIRST, 10, 1).get(0);
+      appendAll(catalog, warmUp, new ArrayList<>());
+      try (Connection c = d.connect()) {
+        copyAll(c, copySql, warmUp, new ArrayList<>());
+      }
+      int day = 1;
+      for (int writers : WRITERS) {
+        for (int perBatch : METER_DAYS_PER_BATCH) {
+          List<List<List<Reading>>> work = batches(data, FIRST.plusDays(day++), perBatch, writers);
+          Side meterstore = concurrently(work, (batches, lat) -> appendAll(catalog, batches, lat));
+          Side copy =
+              concurrently(
+                  work,
+                  (batches, lat) -> {
+                    try (Connection c = d.connect()) {
+                      copyAll(c, copySql, batches, lat);
+                    }
+                  });
+          results.add(result(p, meters, writers, perBatch, meterstore, copy));
+        }
+      }
+    }
+    return results;
+  }
+
+  private static Result result(
+      Profile p, int meters, int writers, int perBatch, Side meterstore, Side copy) {
+    int readings = 96 * perBatch;
+    Target target = null;
+    if (writers == 1 && perBatch == 1) {
+      target = Target.ratioAtLeast(0.5);
+    } else if (writers == 1 && perBatch == 100) {
+      target = Target.ratioAtLeast(0.7);
+    }
+    return new Result(
+        String.format(
+            Locale.ROOT,
+            "1b fleet ingest, %d writer%s, %,d-reading batches",
+            writers,
+            writers == 1 ? "" : "s",
+            readings),
+        String.format(
+            Locale.ROOT,
+            "%,d meters x 96 quarter-hours (one fresh day), PT15M table, %,d meter-day%s per batch",
+            meters,
+            perBatch,
+            perBatch == 1 ? "" : "s"),
+        "readings/s",
+        meterstore.readingsPerSecond(),
+        "raw COPY, same batches and writers, no exclusion constraints",
+        copy.readingsPerSecond(),
+        target,
+        String.format(
+            Locale.ROOT,
+            "aggregate by wall clock; p99 per batch MeterStore %.1f ms, COPY %.1f ms (%d batches"
+                + " per side)",
+            meterstore.p99Millis(),
+            copy.p99Millis(),
+            meterstore.latencies().size()));
+  }
+
+  /** A writer's work: write {@code batches}, adding each batch's latency in seconds. */
+  private interface Writer {
+    void write(List<List<Reading>> batches, List<Double> latencies) throws Exception;
+  }
+
+  private static Side concurrently(List<List<List<Reading>>> work, Writer writer) throws Exception {
+    int writers = work.size();
+    CyclicBarrier start = new CyclicBarrier(writers + 1);
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+    try {
+      List<Future<Long>> done = new ArrayList<>();
+      for (List<List<Reading>> batches : work) {
+        Callable<Long> task =
+            () -> {
+              start.await();
+              writer.write(batches, latencies);
+              return System.nanoTime();
+            };
+        done.add(pool.submit(task));
+      }
+      start.await();
+      long started = System.nanoTime();
+      long last = started;
+      for (Future<Long> f : done) {
+        last = Math.max(last, f.get());
+      }
+      long readings = work.stream().flatMap(List::stream).mapToLong(List::size).sum();
+      return new Side(readings / ((last - started) / 1e9), List.copyOf(latencies));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void appendAll(
+      MeterCatalog catalog, List<List<Reading>> batches, List<Double> latencies) {
+    for (List<Reading> batch : batches) {
+      long t0 = System.nanoTime();
+      WriteResult result = catalog.append(TABLE.name(), batch, NOW);
+      latencies.add((System.nanoTime() - t0) / 1e9);
+      if (result.stored() != batch.size() || result.count(Tier.HOT) != batch.size()) {
+        throw new IllegalStateException("expected every reading stored hot: " + result);
+      }
+    }
+  }
+
+  private static void copyAll(
+      Connection c, String sql, List<List<Reading>> batches, List<Double> latencies)
+      throws Exception {
+    StringBuilder text = new StringBuilder(1 << 16);
+    for (List<Reading> batch : batches) {
+      long t0 = System.nanoTime();
+      for (Reading r : batch) {
+        CopyText.append(text, StoredRow.of(TABLE, StoredReading.accept(r, NOW)));
+      }
+      CopyText.send(c, sql, text);
+      latencies.add((System.nanoTime() - t0) / 1e9);
+    }
+  }
+
+  /**
+   * Day {@code day} of every meter, cut into batches of {@code perBatch} meter-days and dealt to
+   * {@code writers} writers by meter: writer {@code w} takes the meters {@code m} with {@code m %
+   * writers == w}, so no two writers touch the same market location.
+   */
+  private static List<List<List<Reading>>> batches(
+      Dataset data, LocalDate day, int perBatch, int writers) {
+    List<List<List<Reading>>> work = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      List<List<Reading>> mine = new ArrayList<>();
+      List<Reading> batch = new ArrayList<>(96 * perBatch);
+      int inBatch = 0;
+      for (int m = w; m < data.meters(); m += writers) {
+        batch.addAll(data.meterDay(m, day).originals());
+        if (++inBatch == perBatch) {
+          mine.add(batch);
+          batch = new ArrayList<>(96 * perBatch);
+          inBatch = 0;
+        }
+      }
+      if (!batch.isEmpty()) {
+        mine.add(batch);
+      }
+      work.add(mine);
+    }
+    return work;
+  }
+}
