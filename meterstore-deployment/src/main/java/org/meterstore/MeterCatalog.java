@@ -246,12 +246,12 @@ public final class MeterCatalog implements AutoCloseable {
    *
    * @param now the import's instant (UTC): the range must end at or before {@code now -
    *     settlement_lag}; stamped as {@code meterstore.archived-at}
-   * @throws MeterStoreException {@code INVALID_INPUT} for a bad record (naming the line), a range
-   *     that is not settled, or one that overlaps hot rows (nothing written); {@code
-   *     INTEGRITY_VIOLATION} when a reading restates a stored version or names a second operator or
-   *     overlaps a stored span (the chunks before stay committed); {@code LOCK_TIMEOUT} (retryable)
-   *     when another process holds the archival lease or the floor could not be raised in time;
-   *     {@code STORAGE} (retryable) when a tier fails
+   * @throws MeterStoreException {@code INVALID_INPUT} for a bad record (naming the CSV line or
+   *     Parquet row), a range that is not settled, or one that overlaps hot rows (nothing written);
+   *     {@code INTEGRITY_VIOLATION} when a reading restates a stored version or names a second
+   *     operator or overlaps a stored span (the chunks before stay committed); {@code LOCK_TIMEOUT}
+   *     (retryable) when another process holds the archival lease or the floor could not be raised
+   *     in time; {@code STORAGE} (retryable) when a tier fails
    */
   public ImportResult importHistory(
       String table, ImportSource source, Instant now, ImportOptions options) {
