@@ -32,8 +32,22 @@ final class Cli {
     return raw(stdin, all.toArray(String[]::new));
   }
 
+  /**
+   * Runs {@code args} after {@code --config <file>} as if a terminal were attached ({@link
+   * Io#interactive()}), so progress lines are drawn on the captured standard error.
+   */
+  Run runInteractive(String... args) {
+    List<String> all = new ArrayList<>(List.of("--config", config.toString()));
+    all.addAll(List.of(args));
+    return raw("", true, all.toArray(String[]::new));
+  }
+
   /** Runs exactly {@code args}. */
   static Run raw(String stdin, String... args) {
+    return raw(stdin, false, args);
+  }
+
+  private static Run raw(String stdin, boolean interactive, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     Io io =
@@ -41,7 +55,7 @@ final class Cli {
             new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
             new PrintWriter(out),
             new PrintWriter(err),
-            false);
+            interactive);
     int code = Main.run(io, args);
     return new Run(code, out.toString(), err.toString());
   }

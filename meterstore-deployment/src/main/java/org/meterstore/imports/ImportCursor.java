@@ -14,7 +14,10 @@ public interface ImportCursor extends AutoCloseable {
    */
   StoredReading next();
 
-  /** Where the last record returned starts (a line number for CSV, 1 = the header). */
+  /**
+   * Where the last record returned is: for CSV the line it starts on (1 = the header), for Parquet
+   * its row number (1 = the first row).
+   */
   long position();
 
   @Override

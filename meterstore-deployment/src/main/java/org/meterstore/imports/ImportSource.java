@@ -33,7 +33,16 @@ public interface ImportSource {
   }
 
   /**
-   * The source for {@code file} by its extension: {@code .csv} only, for now.
+   * A Parquet file: top-level columns named as the storage model's, in the types the cold tier
+   * writes ({@code timestamptz}, {@code decimal(18,6)}, {@code decimal(20,0)}, {@code date},
+   * strings) or as strings parsed like CSV; read one row group at a time ({@code docs/import.md}).
+   */
+  static ImportSource parquet(Path file) {
+    return new ParquetSource(file);
+  }
+
+  /**
+   * The source for {@code file} by its extension, in any case: {@code .csv} or {@code .parquet}.
    *
    * @throws MeterStoreException {@code INVALID_INPUT} for another extension
    */
@@ -42,6 +51,9 @@ public interface ImportSource {
     if (name.endsWith(".csv")) {
       return csv(file);
     }
-    throw MeterStoreException.invalid("import file", file, "a .csv file");
+    if (name.endsWith(".parquet")) {
+      return parquet(file);
+    }
+    throw MeterStoreException.invalid("import file", file, "a .csv or .parquet file");
   }
 }

@@ -1,5 +1,6 @@
 package org.meterstore.imports;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -25,11 +26,16 @@ import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 
 /**
- * Maps one record's text fields, named by a header of storage-model column names, to a stored
- * reading. Every rule is the api's: the reading is built with {@link Reading#builder()} and checked
- * by {@link TableDefinition#accept}; this class only parses text and checks that the stamps a file
- * may carry ({@code version} of 13 digits or fewer, {@code balancing_day}) agree with the ones
+ * Maps one record's fields, named by a header of storage-model column names, to a stored reading.
+ * Every rule is the api's: the reading is built with {@link Reading#builder()} and checked by
+ * {@link TableDefinition#accept}; this class only parses text and checks that the stamps a file may
+ * carry ({@code version} of 13 digits or fewer, {@code balancing_day}) agree with the ones
  * MeterStore would have given.
+ *
+ * <p>A field is null (missing) or text, parsed here the one way for every source; a typed source
+ * (Parquet) may instead give a timestamptz column an {@code Instant}, a decimal column a {@code
+ * BigDecimal} and a date column a {@code LocalDate}, which then take exactly the path their parsed
+ * text would. Text columns are always {@code String}s.
  */
 final class ReadingMapper {
   private static final List<StandardColumn> REQUIRED =
@@ -103,42 +109,48 @@ final class ReadingMapper {
   }
 
   /**
-   * The reading of one record.
+   * The reading of one record: {@code f[i]} is the field of header column {@code i} (a {@code
+   * String[]} for a text source).
    *
    * @throws MeterStoreException {@code INVALID_INPUT} naming the rule (the caller adds the line)
    */
-  StoredReading map(String[] f) {
+  StoredReading map(Object[] f) {
     ReadingBuilder b = Reading.builder();
     b.malo(required(f, StandardColumn.MALO_ID));
-    b.melo(get(f, StandardColumn.MELO_ID));
+    b.melo(text(f, StandardColumn.MELO_ID));
     b.obis(obisCodes.get(required(f, StandardColumn.OBIS_CODE)));
     Commodity commodity = commodities.get(required(f, StandardColumn.SPARTE));
     b.commodity(commodity);
     Instant from = instant(f, StandardColumn.FROM);
     b.interval(from, instant(f, StandardColumn.TO));
-    b.value(required(f, StandardColumn.VALUE));
+    Object value = get(f, StandardColumn.VALUE);
+    if (value instanceof BigDecimal exact) {
+      b.value(exact);
+    } else {
+      b.value(required(f, StandardColumn.VALUE));
+    }
     b.unit(units.get(required(f, StandardColumn.UNIT)));
     b.quality(qualities.get(required(f, StandardColumn.QUALITY)));
-    String resolution = get(f, StandardColumn.RESOLUTION);
+    String resolution = text(f, StandardColumn.RESOLUTION);
     if (resolution != null) {
       b.resolution(resolutions.get(resolution));
     }
-    String version = get(f, StandardColumn.VERSION);
+    String version = digitsOf(get(f, StandardColumn.VERSION));
     boolean operator = version != null && version.length() >= 14;
     if (operator) {
       b.version(operatorVersions.get(version));
     }
     b.versionScope(scopes.get(required(f, StandardColumn.VERSION_SCOPE)));
-    b.sourceKind(get(f, StandardColumn.SOURCE_KIND));
-    b.provenance(get(f, StandardColumn.PROVENANCE));
+    b.sourceKind(text(f, StandardColumn.SOURCE_KIND));
+    b.provenance(text(f, StandardColumn.PROVENANCE));
     for (int i = 0; i < extraNames.size(); i++) {
-      String v = field(f, extraIndex.get(i));
+      String v = (String) field(f, extraIndex.get(i));
       if (v != null) {
         b.extra(extraNames.get(i), v);
       }
     }
     if (subject >= 0) {
-      b.subject(field(f, subject));
+      b.subject((String) field(f, subject));
     }
     Reading reading = b.build();
     table.accept(reading);
@@ -162,7 +174,8 @@ final class ReadingMapper {
               + ")");
     }
     LocalDate day = MeteringCalendar.balancingDay(from, commodity);
-    String stated = get(f, StandardColumn.BALANCING_DAY);
+    Object dayField = get(f, StandardColumn.BALANCING_DAY);
+    String stated = dayField == null ? null : dayField.toString();
     if (stated != null && !stated.equals(day.toString())) {
       throw MeterStoreException.invalid(
           "balancing_day", stated, "the balancing day of from " + from + ": " + day);
@@ -177,30 +190,54 @@ final class ReadingMapper {
     return text;
   }
 
-  private String get(String[] f, StandardColumn c) {
+  /**
+   * A {@code version} field as text: a decimal (a typed source's {@code decimal(20,0)}) as its
+   * digits, refused when it has a fraction.
+   */
+  private static String digitsOf(Object field) {
+    if (field instanceof BigDecimal d) {
+      try {
+        return d.toBigIntegerExact().toString();
+      } catch (ArithmeticException e) {
+        throw MeterStoreException.invalid("version", d.toPlainString(), "an integer");
+      }
+    }
+    return (String) field;
+  }
+
+  private Object get(Object[] f, StandardColumn c) {
     return field(f, standard[c.ordinal()]);
   }
 
-  private static String field(String[] f, int i) {
+  private String text(Object[] f, StandardColumn c) {
+    Object v = get(f, c);
+    return v == null ? null : v.toString();
+  }
+
+  private static Object field(Object[] f, int i) {
     return i < 0 || i >= f.length ? null : f[i];
   }
 
-  private String required(String[] f, StandardColumn c) {
-    String v = get(f, c);
+  private String required(Object[] f, StandardColumn c) {
+    String v = text(f, c);
     if (v == null) {
       throw MeterStoreException.invalid(c.columnName(), null, "required");
     }
     return v;
   }
 
-  private Instant instant(String[] f, StandardColumn c) {
-    String v = get(f, c);
-    if (v == null) {
+  private Instant instant(Object[] f, StandardColumn c) {
+    Object field = get(f, c);
+    if (field == null) {
       if (c == StandardColumn.FROM) {
         throw MeterStoreException.invalid(c.columnName(), null, "required");
       }
       return null;
     }
+    if (field instanceof Instant typed) {
+      return typed;
+    }
+    String v = (String) field;
     try {
       return instants.get(v);
     } catch (DateTimeParseException e) {

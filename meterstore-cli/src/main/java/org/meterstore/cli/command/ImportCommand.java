@@ -14,15 +14,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code meterstore import --table T FILE}: bulk-imports settled history from a CSV file into the
- * cold tier ({@code MeterCatalog.importHistory}, docs/import.md).
+ * {@code meterstore import --table T FILE}: bulk-imports settled history from a CSV or Parquet file
+ * into the cold tier ({@code MeterCatalog.importHistory}, docs/import.md).
  */
 @Command(
     name = "import",
     description = {
-      "Import settled history from a CSV file into the cold tier.",
+      "Import settled history from a CSV or Parquet file into the cold tier.",
       "",
-      "Reads FILE (a header of storage-model column names, docs/import.md), checks every record,",
+      "Reads FILE (.csv: a header of storage-model column names; .parquet: columns of those names,",
+      "typed as the cold tier writes them or as strings; docs/import.md), checks every record,",
       "refuses a range that is not settled at --now or that holds hot rows (nothing written), then",
       "commits it in chunks. Re-running it is safe: what is stored is reported duplicate."
     })
@@ -42,12 +43,13 @@ final class ImportCommand extends Verb {
       description = "Readings per commit (default 100000).")
   Integer chunkRows;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The .csv file.")
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .csv or .parquet file.")
   Path file;
 
   @Override
   public Integer call() {
     Instant at = now.get();
+    ImportSource source = ImportSource.of(file); // an unknown extension fails before any connection
     ImportResult result;
     try (MeterCatalog catalog = Deployments.open(root.configFile());
         Progress progress = Progress.of(root.io(), "importing")) {
@@ -58,7 +60,7 @@ final class ImportCommand extends Verb {
         options = options.withChunkRows(chunkRows);
       }
       String name = Deployments.table(catalog, table).name();
-      result = catalog.importHistory(name, ImportSource.of(file), at, options);
+      result = catalog.importHistory(name, source, at, options);
     }
     root.print(
         new Document()
