@@ -82,7 +82,7 @@ class ImportCliIT {
             "--now",
             NOW,
             "--chunk-rows",
-            "200",
+            "50",
             march.toString());
     assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.err()).isEmpty(); // not a terminal: no progress line
