@@ -84,7 +84,7 @@ class PartitionLifecycleIT {
                     + partition
                     + "\"'::regclass AND contype = 'x'"))
         .isEqualTo(1);
-    // one_operator_per_reading is the writer's since ADR 0015: only older partitions carry it
+    // one_operator_per_reading is the writer's since ADR 0016: only older partitions carry it
     assertThat(
             Fixtures.scalar(
                 db,

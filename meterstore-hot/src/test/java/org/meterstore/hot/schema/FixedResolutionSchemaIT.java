@@ -61,7 +61,7 @@ class FixedResolutionSchemaIT {
 
   @Test
   void onlyATableWhoseGridRulesOverlapOutHasNoSpanExclusionConstraint() throws SQLException {
-    // No new partition carries one_operator_per_reading (the writer's since ADR 0015), so a
+    // No new partition carries one_operator_per_reading (the writer's since ADR 0016), so a
     // PT15M partition carries no GiST index at all.
     assertThat(exclusions(FREE)).containsExactly("no_overlap");
     assertThat(exclusions(QUARTER_HOURS)).isEmpty();

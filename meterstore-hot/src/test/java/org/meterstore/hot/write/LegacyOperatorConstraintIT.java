@@ -38,7 +38,7 @@ import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
 /**
- * Partitions created before the writer took over {@code one_operator_per_reading} (ADR 0015) keep
+ * Partitions created before the writer took over {@code one_operator_per_reading} (ADR 0016) keep
  * its GiST constraint until they are reclaimed. On such a partition the writer refuses a second
  * operator exactly as on a new one, and when the constraint itself fires (a row written around
  * MeterStore, committed while the writer's insert waits on it) the writer still names the reading
@@ -150,7 +150,7 @@ class LegacyOperatorConstraintIT {
     }
   }
 
-  /** Adds the constraint as partitions were created before ADR 0015. */
+  /** Adds the constraint as partitions were created before ADR 0016. */
   private static void addTheOldConstraint(TestDatabase db, TableDefinition table, String partition)
       throws SQLException {
     ExclusionConstraint c = ExclusionConstraint.ONE_OPERATOR_PER_READING;

@@ -11,7 +11,7 @@ import org.meterstore.api.table.TimeModel;
 /**
  * The GiST exclusion constraints of DESIGN § 3.3: the one a new partition may carry ({@link
  * #SPANS_DO_NOT_OVERLAP}) and the one only partitions created by earlier versions carry ({@link
- * #ONE_OPERATOR_PER_READING}, now enforced by the writer; see docs/adr/0015).
+ * #ONE_OPERATOR_PER_READING}, now enforced by the writer; see docs/adr/0016).
  *
  * <p>PostgreSQL refuses an {@code EXCLUDE} constraint on a partitioned parent unless it compares
  * the partition key with {@code =}, so each partition carries its own, added while it is still a
