@@ -78,6 +78,9 @@ public final class HotStore implements AutoCloseable {
     hikari.setPassword(config.password());
     hikari.setMaximumPoolSize(config.poolSize());
     hikari.setPoolName("meterstore-hot");
+    // the writer's locks order concurrent writers only under READ COMMITTED, whatever the
+    // server's default_transaction_isolation
+    hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     try {
       HikariDataSource pool = new HikariDataSource(hikari);
       return new HotStore(pool, pool, config.settings(), openTelemetry);
@@ -87,7 +90,9 @@ public final class HotStore implements AutoCloseable {
   }
 
   /**
-   * Opens a store on a data source the caller owns and closes. Does not connect until used.
+   * Opens a store on a data source the caller owns and closes. Does not connect until used. Its
+   * connections must run transactions at {@code READ COMMITTED} (PostgreSQL's default): a write on
+   * a connection at another isolation level is refused with {@code CONFIG}.
    *
    * @param settings schema and {@code ddl_lock_timeout}
    */

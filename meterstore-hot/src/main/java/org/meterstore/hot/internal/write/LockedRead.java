@@ -60,6 +60,10 @@ final class LockedRead {
       s.setString(next++, table);
       List<String> ordered = versions.bind(c, s, rows, next);
       s.execute();
+      try (ResultSet rs = s.getResultSet()) {
+        rs.next();
+        locks.requireReadCommitted(rs.getString(1));
+      }
       Optional<Duration> longest = Optional.empty();
       Optional<Instant> floor = Optional.empty();
       nextResult(s);

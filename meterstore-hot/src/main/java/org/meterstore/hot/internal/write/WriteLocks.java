@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.hot.internal.sql.AdvisoryLocks;
 
 /**
@@ -41,6 +43,11 @@ import org.meterstore.hot.internal.sql.AdvisoryLocks;
  * #MAX_LOCATIONS} + 1, the default per-connection allowance; a wider one serialises with every
  * writer of the table instead of exhausting the table for all of them.
  *
+ * <p>All of this holds under {@code READ COMMITTED} only: under {@code REPEATABLE READ} or {@code
+ * SERIALIZABLE} the transaction's one snapshot is taken by its first statement, before the locks
+ * are granted. The first statement therefore reports the isolation level, and {@link
+ * #requireReadCommitted} refuses the write under any other.
+ *
  * <p>Keys are 16 bits of a SHA-256 over schema, table and {@code malo_id}: {@code pg_locks} is
  * readable by every role, and a 32-bit hash of an eleven-digit id with a check digit would name the
  * location among about two candidates. Locations sharing a key merely wait for each other.
@@ -53,10 +60,15 @@ final class WriteLocks {
    */
   static final int MAX_LOCATIONS = 64;
 
+  private static final String ISOLATION = "current_setting('transaction_isolation')";
   private static final String TABLE_LOCK_SHARED =
-      "SELECT " + CrossingSpans.PLAN_SETTINGS + ", pg_advisory_xact_lock_shared(?, ?)";
+      "SELECT "
+          + ISOLATION
+          + ", "
+          + CrossingSpans.PLAN_SETTINGS
+          + ", pg_advisory_xact_lock_shared(?, ?)";
   private static final String TABLE_LOCK_EXCLUSIVE =
-      "SELECT " + CrossingSpans.PLAN_SETTINGS + ", pg_advisory_xact_lock(?, ?)";
+      "SELECT " + ISOLATION + ", " + CrossingSpans.PLAN_SETTINGS + ", pg_advisory_xact_lock(?, ?)";
   // A function scan returns the array in order and count() takes the locks row by row.
   private static final String LOCATION_LOCKS =
       "SELECT count(pg_advisory_xact_lock(?, k)) FROM unnest(?::int4[]) AS u(k)";
@@ -107,6 +119,24 @@ final class WriteLocks {
     s.setInt(first + 2, AdvisoryLocks.MARKET_LOCATION);
     s.setArray(first + 3, c.createArrayOf("int4", plan.locations()));
     return first + 4;
+  }
+
+  /**
+   * Refuses the write unless its transaction runs at {@code READ COMMITTED}; {@code isolation} is
+   * the first column of the first statement's row.
+   */
+  void requireReadCommitted(String isolation) {
+    if (!"read committed".equals(isolation)) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot write to table "
+              + table
+              + ": the transaction runs at isolation level "
+              + isolation
+              + ", and MeterStore's writes order concurrent writers of one reading only under read"
+              + " committed (set the data source's isolation, or the role's"
+              + " default_transaction_isolation, to read committed); nothing was written");
+    }
   }
 
   /** The lock key of market location {@code malo} in {@code schema.table}: 0 to 65,535. */
