@@ -10,7 +10,9 @@ import java.util.zip.CRC32;
  * Transaction-scoped advisory locks, keyed {@code (class, crc32(schema.object))} with the two-int
  * form so that they cannot collide with an application's single-{@code bigint} keys. The class says
  * what is serialised; the hash is computed here, not by the server, so every MeterStore version and
- * every PostgreSQL version agree on it.
+ * every PostgreSQL version agree on it. Locks on an identifier ({@link #SUBJECT}, {@link
+ * #MARKET_LOCATION}) are keyed by 16 bits of a SHA-256 instead, computed by their owners, since
+ * {@code pg_locks} is readable by every role.
  */
 public final class AdvisoryLocks {
   /** Serialises the migration of one schema. */
