@@ -78,6 +78,9 @@ public final class HotStore implements AutoCloseable {
     hikari.setPassword(config.password());
     hikari.setMaximumPoolSize(config.poolSize());
     hikari.setPoolName("meterstore-hot");
+    // the writer's locks order concurrent writers only under READ COMMITTED, whatever the
+    // server's default_transaction_isolation
+    hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     try {
       HikariDataSource pool = new HikariDataSource(hikari);
       return new HotStore(pool, pool, config.settings(), openTelemetry);
@@ -87,7 +90,9 @@ public final class HotStore implements AutoCloseable {
   }
 
   /**
-   * Opens a store on a data source the caller owns and closes. Does not connect until used.
+   * Opens a store on a data source the caller owns and closes. Does not connect until used. Its
+   * connections must run transactions at {@code READ COMMITTED} (PostgreSQL's default): a write on
+   * a connection at another isolation level is refused with {@code CONFIG}.
    *
    * @param settings schema and {@code ddl_lock_timeout}
    */
@@ -158,6 +163,10 @@ public final class HotStore implements AutoCloseable {
    * DUPLICATE} (a redelivery, which stores nothing). Readings are judged in batch order, so a batch
    * may carry several versions of one reading. The partitions the batch needs are created first
    * (each in its own short transaction, which stays even when the batch is then refused).
+   * Concurrent writes of one market location to one table run one after the other (a batch of more
+   * than 64 market locations, or with a span crossing a partition bound, runs alone in its table),
+   * so a second network operator is refused whichever write comes first. Rows written into the hot
+   * tables other than through a store are not held to that rule.
    *
    * @param table a table created by {@link #createTables}
    * @param batch the readings; any size, none null

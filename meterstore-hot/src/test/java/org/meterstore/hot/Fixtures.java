@@ -1,6 +1,9 @@
 package org.meterstore.hot;
 
 import io.opentelemetry.api.OpenTelemetry;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,7 +17,11 @@ import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.ReadingBuilder;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.StoredRow;
+import org.meterstore.api.table.TableDefinition;
 import org.meterstore.testing.TestDatabase;
+import org.postgresql.PGConnection;
 
 /** Readings, stores and row snapshots shared by the hot tier's tests. */
 public final class Fixtures {
@@ -93,6 +100,57 @@ public final class Fixtures {
       }
     }
     return rows;
+  }
+
+  /**
+   * Stores {@code readings} in {@code schema.table} with {@code COPY} on {@code c}, as a writer
+   * around MeterStore would: no advisory lock, no check but the database's. Commits only if {@code
+   * c} does.
+   */
+  public static void copy(
+      Connection c, String schema, TableDefinition table, List<Reading> readings, Instant at)
+      throws SQLException {
+    StringBuilder text = new StringBuilder();
+    for (Reading r : readings) {
+      Object[] row = StoredRow.of(table, StoredReading.accept(r, at));
+      for (int i = 0; i < row.length; i++) {
+        text.append(i == 0 ? "" : "\t");
+        Object v = row[i];
+        text.append(
+            v == null ? "\\N" : v instanceof BigDecimal d ? d.toPlainString() : v.toString());
+      }
+      text.append('\n');
+    }
+    String columns =
+        String.join(", ", table.columns().stream().map(col -> '"' + col.name() + '"').toList());
+    try {
+      c.unwrap(PGConnection.class)
+          .getCopyAPI()
+          .copyIn(
+              "COPY \"" + schema + "\".\"" + table.name() + "\" (" + columns + ") FROM STDIN",
+              new StringReader(text.toString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Waits until some session of the test database waits on a lock in an {@code INSERT} (a writer's
+   * insert meeting another transaction's uncommitted rows), at most {@code slack}.
+   */
+  public static void awaitAnInsertWaitingOnALock(TestDatabase db, Duration slack)
+      throws SQLException, InterruptedException {
+    long deadline = System.nanoTime() + slack.toNanos();
+    while (scalar(
+            db,
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                + " AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO%'")
+        == 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no INSERT waited on a lock within " + slack);
+      }
+      Thread.sleep(20);
+    }
   }
 
   /** One number from a query. */

@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.meterstore.hot.Fixtures.DAY;
 import static org.meterstore.hot.Fixtures.NOW;
 
-import java.io.StringReader;
-import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -25,16 +21,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
-import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
-import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
 import org.meterstore.hot.HotStore;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.postgresql.PGConnection;
 
 /**
  * The race the writer's plain {@code INSERT} leaves to a retry: another transaction stores rows of
@@ -108,51 +101,11 @@ class ConcurrentRedeliveryIT {
       TestDatabase db, List<Reading> ours, List<Reading> theirs) throws Exception {
     try (Connection other = db.connect()) {
       other.setAutoCommit(false);
-      copy(other, theirs);
+      Fixtures.copy(other, SCHEMA, TABLE, theirs, NOW.minusSeconds(60));
       Future<WriteResult> write = executor.submit(() -> store.write(TABLE, ours, NOW));
-      awaitAWriterWaitingOnALock(db);
+      Fixtures.awaitAnInsertWaitingOnALock(db, SLACK);
       other.commit();
       return write;
-    }
-  }
-
-  private static void copy(Connection c, List<Reading> readings) throws Exception {
-    StringBuilder text = new StringBuilder();
-    for (Reading r : readings) {
-      Object[] row = StoredRow.of(TABLE, StoredReading.accept(r, NOW.minusSeconds(60)));
-      for (int i = 0; i < row.length; i++) {
-        text.append(i == 0 ? "" : "\t");
-        Object v = row[i];
-        text.append(
-            v == null ? "\\N" : v instanceof BigDecimal d ? d.toPlainString() : v.toString());
-      }
-      text.append('\n');
-    }
-    String columns =
-        String.join(", ", TABLE.columns().stream().map(col -> '"' + col.name() + '"').toList());
-    c.unwrap(PGConnection.class)
-        .getCopyAPI()
-        .copyIn(
-            "COPY " + SCHEMA + "." + TABLE.name() + " (" + columns + ") FROM STDIN",
-            new StringReader(text.toString()));
-  }
-
-  private static void awaitAWriterWaitingOnALock(TestDatabase db) throws Exception {
-    long deadline = System.nanoTime() + SLACK.toNanos();
-    while (true) {
-      try (Connection c = db.connect();
-          Statement s = c.createStatement();
-          ResultSet rs =
-              s.executeQuery(
-                  "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                      + " AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO%'")) {
-        rs.next();
-        if (rs.getInt(1) > 0) {
-          return;
-        }
-      }
-      assertThat(System.nanoTime()).as("the writer waiting on a lock").isLessThan(deadline);
-      Thread.sleep(20);
     }
   }
 

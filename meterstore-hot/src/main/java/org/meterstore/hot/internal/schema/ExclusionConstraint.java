@@ -9,7 +9,9 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TimeModel;
 
 /**
- * The two GiST exclusion constraints of DESIGN § 3.3.
+ * The GiST exclusion constraints of DESIGN § 3.3: the one a new partition may carry ({@link
+ * #SPANS_DO_NOT_OVERLAP}) and the one only partitions created by earlier versions carry ({@link
+ * #ONE_OPERATOR_PER_READING}, now enforced by the writer; see docs/adr/0016).
  *
  * <p>PostgreSQL refuses an {@code EXCLUDE} constraint on a partitioned parent unless it compares
  * the partition key with {@code =}, so each partition carries its own, added while it is still a
@@ -21,7 +23,12 @@ import org.meterstore.api.table.TimeModel;
 public enum ExclusionConstraint {
   /** Spans of one reading under one version do not overlap ({@code INTERVAL} tables only). */
   SPANS_DO_NOT_OVERLAP("spans_do_not_overlap", "_no_overlap"),
-  /** One reading (merge key) has one network operator, the first half of its version scope. */
+  /**
+   * One reading (merge key) has one network operator, the first half of its version scope. No
+   * partition is created with it any more: the writer enforces the rule under its market-location
+   * locks. Partitions created before keep it until they are reclaimed, so a violation it raises is
+   * still mapped back and diagnosed.
+   */
   ONE_OPERATOR_PER_READING("one_operator_per_reading", "_one_operator");
 
   private final String logicalName;
@@ -43,14 +50,14 @@ public enum ExclusionConstraint {
   }
 
   /**
-   * The constraints each of {@code table}'s partitions carries: {@link #SPANS_DO_NOT_OVERLAP} on
+   * The constraints a new partition of {@code table} carries: {@link #SPANS_DO_NOT_OVERLAP} on
    * {@code INTERVAL} tables unless their fixed resolution's grid already rules overlap out ({@link
-   * TableDefinition#gridExcludesOverlap}), {@link #ONE_OPERATOR_PER_READING} always.
+   * TableDefinition#gridExcludesOverlap}), else none. Never {@link #ONE_OPERATOR_PER_READING}.
    */
   public static List<ExclusionConstraint> of(TableDefinition table) {
     return table.timeModel() == TimeModel.INTERVAL && !table.gridExcludesOverlap()
-        ? List.of(SPANS_DO_NOT_OVERLAP, ONE_OPERATOR_PER_READING)
-        : List.of(ONE_OPERATOR_PER_READING);
+        ? List.of(SPANS_DO_NOT_OVERLAP)
+        : List.of();
   }
 
   /** The logical constraint a physical constraint name belongs to, if it is one of these. */

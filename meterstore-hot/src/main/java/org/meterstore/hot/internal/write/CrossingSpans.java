@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.hot.internal.schema.TableRegistry;
-import org.meterstore.hot.internal.sql.AdvisoryLocks;
 
 /**
  * The overlap check the per-partition exclusion constraint cannot make: a span that crosses its
@@ -24,10 +23,10 @@ import org.meterstore.hot.internal.sql.AdvisoryLocks;
  * in {@code [upper, to)}. Backward, once any crossing span is stored: stored spans that start in
  * {@code [from - longest, lower)} and end after the new {@code from}, where {@code longest} is the
  * longest crossing span recorded in the table registry. Both probe the primary-key index of the
- * partitions in range only. Writes of a table take a shared advisory lock; writes with a crossing
- * span take it exclusively and raise the recorded {@code longest} before they commit, so no two
- * concurrent writes can each miss the other's span. Tables without crossing spans pay one shared
- * lock and one registry read per batch.
+ * partitions in range only. Writes of a table take its write lock shared; writes with a crossing
+ * span take it exclusively ({@link WriteLocks}) and raise the recorded {@code longest} before they
+ * commit, so no two concurrent writes can each miss the other's span. Tables without crossing spans
+ * pay one shared lock and one registry read per batch.
  */
 final class CrossingSpans {
   private final TableLayout layout;
@@ -75,35 +74,16 @@ final class CrossingSpans {
   }
 
   /**
-   * The statement that locks the table's writes against crossing writes (shared unless the batch
-   * crosses) and applies the {@link #PLAN_SETTINGS}; {@link #bindLock} binds its two parameters. It
-   * runs first in the write's first round trip ({@link LockedRead}), so every later statement of
-   * the transaction takes its snapshot after the lock is held.
-   */
-  static String lockStatement(boolean exclusive) {
-    return "SELECT "
-        + PLAN_SETTINGS
-        + ", "
-        + (exclusive ? "pg_advisory_xact_lock(?, ?)" : "pg_advisory_xact_lock_shared(?, ?)");
-  }
-
-  /** Binds the {@link #lockStatement}'s parameters from {@code first}; returns the next index. */
-  int bindLock(PreparedStatement s, int first) throws SQLException {
-    s.setInt(first, AdvisoryLocks.CROSSING_SPANS);
-    s.setInt(first + 1, AdvisoryLocks.key(schema, layout.table().name()));
-    return first + 2;
-  }
-
-  /**
    * The statement that reads the table's registry row and holds it {@code FOR SHARE} until the
    * write ends, one parameter: the table name. Two columns: the longest recorded crossing span in
    * whole seconds (rounded up; null while none) and the table's floor (null while none). Must run
-   * after the {@link #lockStatement} in a statement of its own, so that it sees what a crossing
-   * writer committed before this one got the lock. The share lock makes a concurrent raise of the
-   * floor wait for this write, and this write wait for a raise in flight (it then reads the raised
-   * floor): archival records the floor before it reclaims a partition, so no write can slip a row
-   * below it. A crossing writer updates the row it holds; every other writer of the table waits for
-   * its exclusive advisory lock before asking for the share lock, so they cannot deadlock.
+   * after the {@link WriteLocks#statements} in a statement of its own, so that it sees what a
+   * crossing writer committed before this one got the lock. The share lock makes a concurrent raise
+   * of the floor wait for this write, and this write wait for a raise in flight (it then reads the
+   * raised floor): archival records the floor before it reclaims a partition, so no write can slip
+   * a row below it. A crossing writer updates the row it holds; every other writer of the table
+   * waits for its exclusive advisory lock before asking for the share lock, so they cannot
+   * deadlock.
    */
   String registryRowStatement() {
     return "SELECT ceil(extract(epoch from "
@@ -132,7 +112,8 @@ final class CrossingSpans {
 
   /**
    * Checks the new {@code rows} against stored spans in other partitions and records their longest
-   * crossing span; the caller holds the lock ({@link #lockStatement}).
+   * crossing span; the caller holds the table's write lock exclusively when a row crosses ({@link
+   * WriteLocks}).
    *
    * @param longest the table's longest recorded crossing span, read under that lock
    * @return the first row that overlaps a stored span, if any

@@ -10,16 +10,16 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.meterstore.api.table.TimeModel;
 
 /**
- * The first round trip of a write: the crossing-span lock with the planner settings, the table's
- * registry row (its longest crossing span and its floor, held {@code FOR SHARE} until the write
- * ends) and the stored versions of the batch's merge keys, sent as three statements in one message.
- * Under {@code READ COMMITTED} each statement takes its own snapshot, so the two reads see
- * everything committed before the lock was granted, exactly as if they had been sent one after the
- * other. {@code POINT} tables take no advisory lock (only the planner settings) and have no
- * crossing spans, but read and share-lock the registry row all the same, for the floor.
+ * The first round trip of a write: the table's write lock with the planner settings and the batch's
+ * market-location locks ({@link WriteLocks}), the table's registry row (its longest crossing span
+ * and its floor, held {@code FOR SHARE} until the write ends) and the stored versions of the
+ * batch's merge keys, sent as four statements in one message. Under {@code READ COMMITTED} each
+ * statement takes its own snapshot, so the two reads see everything committed before the locks were
+ * granted, exactly as if they had been sent one after the other. {@code POINT} tables take the same
+ * locks; they have no crossing spans, but read and share-lock the registry row all the same, for
+ * the floor.
  */
 final class LockedRead {
   /**
@@ -36,30 +36,37 @@ final class LockedRead {
 
   private final StoredVersions versions;
   private final CrossingSpans crossing;
+  private final WriteLocks locks;
   private final String table;
-  private final boolean interval;
 
-  LockedRead(TableLayout layout, StoredVersions versions, CrossingSpans crossing) {
+  LockedRead(TableLayout layout, StoredVersions versions, CrossingSpans crossing, String schema) {
     this.versions = versions;
     this.crossing = crossing;
     this.table = layout.table().name();
-    this.interval = layout.table().timeModel() == TimeModel.INTERVAL;
+    this.locks = new WriteLocks(schema, table);
   }
 
-  /** Locks (interval tables) and reads what the write of {@code rows} decides by. */
+  /** Locks and reads what the write of {@code rows} decides by. */
   Found run(Connection c, List<BatchRow> rows) throws SQLException {
-    String first =
-        interval
-            ? CrossingSpans.lockStatement(rows.stream().anyMatch(BatchRow::crossesPartition))
-            : "SELECT " + CrossingSpans.PLAN_SETTINGS;
-    String sql = first + ";\n" + crossing.registryRowStatement() + ";\n" + versions.sql();
+    WriteLocks.Plan plan = locks.plan(rows);
+    String sql =
+        WriteLocks.statements(plan)
+            + ";\n"
+            + crossing.registryRowStatement()
+            + ";\n"
+            + versions.sql();
     try (PreparedStatement s = c.prepareStatement(sql)) {
-      int next = interval ? crossing.bindLock(s, 1) : 1;
+      int next = locks.bind(c, s, plan, 1);
       s.setString(next++, table);
       List<String> ordered = versions.bind(c, s, rows, next);
       s.execute();
+      try (ResultSet rs = s.getResultSet()) {
+        rs.next();
+        locks.requireReadCommitted(rs.getString(1));
+      }
       Optional<Duration> longest = Optional.empty();
       Optional<Instant> floor = Optional.empty();
+      nextResult(s);
       nextResult(s);
       try (ResultSet rs = s.getResultSet()) {
         if (rs.next()) {

@@ -7,7 +7,7 @@ import org.meterstore.api.table.TableDefinition;
  *
  * @param layout the table's column layout
  * @param versions reads stored versions
- * @param lockedRead the first round trip of a write: lock, longest crossing span, stored versions
+ * @param lockedRead the first round trip of a write: locks, registry row, stored versions
  * @param inserter inserts new rows
  * @param crossing the cross-partition overlap check and its lock
  * @param diagnosis names the reading an exclusion constraint refused
@@ -35,7 +35,7 @@ record Statements(
     this(
         layout,
         versions,
-        new LockedRead(layout, versions, crossing),
+        new LockedRead(layout, versions, crossing, schema),
         new RowInserter(layout, schema),
         crossing,
         new ConstraintDiagnosis(layout, schema),

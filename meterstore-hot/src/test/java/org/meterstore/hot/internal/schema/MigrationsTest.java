@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.table.TableDefinition;
 
 class MigrationsTest {
@@ -40,8 +41,13 @@ class MigrationsTest {
   }
 
   @Test
-  void pointTablesCarryNoSpanConstraint() {
-    assertThat(ExclusionConstraint.of(TableDefinition.point("zaehlerstand")))
-        .containsExactly(ExclusionConstraint.ONE_OPERATOR_PER_READING);
+  void newPartitionsCarryTheSpanConstraintOnlyAndNeverTheOperatorOne() {
+    assertThat(ExclusionConstraint.of(TableDefinition.interval("lastgang")))
+        .containsExactly(ExclusionConstraint.SPANS_DO_NOT_OVERLAP);
+    assertThat(
+            ExclusionConstraint.of(
+                TableDefinition.interval("lastgang").withResolution(Resolution.PT15M)))
+        .isEmpty();
+    assertThat(ExclusionConstraint.of(TableDefinition.point("zaehlerstand"))).isEmpty();
   }
 }
