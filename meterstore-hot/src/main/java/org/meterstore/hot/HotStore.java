@@ -164,7 +164,7 @@ public final class HotStore implements AutoCloseable {
    * may carry several versions of one reading. The partitions the batch needs are created first
    * (each in its own short transaction, which stays even when the batch is then refused).
    * Concurrent writes of one market location to one table run one after the other (a batch of more
-   * than 64 market locations, or with a span crossing a partition bound, runs alone in its table),
+   * than 128 market locations, or with a span crossing a partition bound, runs alone in its table),
    * so a second network operator is refused whichever write comes first. Rows written into the hot
    * tables other than through a store are not held to that rule.
    *

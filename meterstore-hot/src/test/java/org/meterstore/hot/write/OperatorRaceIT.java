@@ -123,7 +123,7 @@ class OperatorRaceIT {
 
   @Test
   void aWideBatchAndANarrowOneOfAnotherOperatorSerialise() throws Exception {
-    int wide = 100; // more market locations than a batch locks one by one (64)
+    int wide = 200; // more market locations than a batch locks one by one (128)
     race(
         TABLE,
         round ->

@@ -40,8 +40,8 @@ import org.meterstore.hot.internal.sql.AdvisoryLocks;
  * <p>Bounded: advisory locks live in the server's shared lock table, sized {@code
  * max_locks_per_transaction} (64 by default) times {@code max_connections}, shared by the whole
  * cluster, and never on the fast path of relation locks. A batch therefore takes at most {@link
- * #MAX_LOCATIONS} + 1, the default per-connection allowance; a wider one serialises with every
- * writer of the table instead of exhausting the table for all of them.
+ * #MAX_LOCATIONS} + 1; a wider one serialises with every writer of the table instead of exhausting
+ * the table for all of them.
  *
  * <p>All of this holds under {@code READ COMMITTED} only: under {@code REPEATABLE READ} or {@code
  * SERIALIZABLE} the transaction's one snapshot is taken by its first statement, before the locks
@@ -55,10 +55,13 @@ import org.meterstore.hot.internal.sql.AdvisoryLocks;
 final class WriteLocks {
   /**
    * The most market locations a batch locks one by one; above it the batch takes the table lock
-   * exclusively. PostgreSQL's default {@code max_locks_per_transaction}: 256 would let 25 pooled
-   * writers fill the default lock table of 6,400 entries with advisory locks alone.
+   * exclusively. 128 keeps a fleet writer's batch of 100 meter-days (9,600 quarter-hours)
+   * concurrent with the other writers, while a store's default pool of 8 connections holds at most
+   * 8 × 129 = 1,032 of the default lock table's 6,400 entries ({@code max_locks_per_transaction} 64
+   * × {@code max_connections} 100); 64, the default per-connection allowance, made such batches run
+   * one at a time.
    */
-  static final int MAX_LOCATIONS = 64;
+  static final int MAX_LOCATIONS = 128;
 
   private static final String ISOLATION = "current_setting('transaction_isolation')";
   private static final String TABLE_LOCK_SHARED =
