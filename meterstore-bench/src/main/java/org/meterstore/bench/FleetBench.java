@@ -12,6 +12,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.meterstore.HotWriter;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.calendar.Resolution;
@@ -24,10 +25,12 @@ import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 
 /**
- * Benchmark 1b, a fleet writing: {@code MeterCatalog.append} into a fixed-resolution table ({@code
- * PT15M}: no span exclusion constraint) by 1, 2 and 4 concurrent writers, each with batches of 96,
- * 960 and 9,600 readings (1, 10 and 100 meter-days per transaction), against raw {@code COPY} of
- * the same batches with the same concurrency into an identical partitioned table without exclusion
+ * Benchmark 1b, a fleet writing: {@code MeterCatalog.hotWriter(table).write}, the API for steady
+ * in-order ingest (W read once per writer; {@code append} reads it twice per batch, which line
+ * {@code 1 hot ingest through MeterCatalog.append} prices), into a fixed-resolution table ({@code
+ * PT15M}: no GiST index at all) by 1, 2 and 4 concurrent writers, each with batches of 96, 960 and
+ * 9,600 readings (1, 10 and 100 meter-days per transaction), against raw {@code COPY} of the same
+ * batches with the same concurrency into an identical partitioned table without exclusion
  * constraints (same columns, primary key and CHECKs, daily partitions). Each cell writes a fresh
  * day of its own meters (every reading new); writers take disjoint meters. The batches are built
  * before the clock starts; inside it MeterStore validates and writes them, the COPY side turns them
@@ -65,7 +68,7 @@ final class FleetBench {
       String copySql = CopyText.copyIn("raw." + TABLE.name(), TABLE);
       // warm-up day: both sides, one writer, 10 meter-days per batch
       List<List<Reading>> warmUp = batches(data, FIRST, 10, 1).get(0);
-      appendAll(catalog, warmUp, new ArrayList<>());
+      writeAll(catalog.hotWriter(TABLE.name()), warmUp, new ArrayList<>());
       try (Connection c = d.connect()) {
         copyAll(c, copySql, warmUp, new ArrayList<>());
       }
@@ -73,7 +76,9 @@ final class FleetBench {
       for (int writers : WRITERS) {
         for (int perBatch : METER_DAYS_PER_BATCH) {
           List<List<List<Reading>>> work = batches(data, FIRST.plusDays(day++), perBatch, writers);
-          Side meterstore = concurrently(work, (batches, lat) -> appendAll(catalog, batches, lat));
+          Side meterstore =
+              concurrently(
+                  work, (batches, lat) -> writeAll(catalog.hotWriter(TABLE.name()), batches, lat));
           Side copy =
               concurrently(
                   work,
@@ -159,11 +164,11 @@ final class FleetBench {
     }
   }
 
-  private static void appendAll(
-      MeterCatalog catalog, List<List<Reading>> batches, List<Double> latencies) {
+  private static void writeAll(
+      HotWriter writer, List<List<Reading>> batches, List<Double> latencies) {
     for (List<Reading> batch : batches) {
       long t0 = System.nanoTime();
-      WriteResult result = catalog.append(TABLE.name(), batch, NOW);
+      WriteResult result = writer.write(batch, NOW);
       latencies.add((System.nanoTime() - t0) / 1e9);
       if (result.stored() != batch.size() || result.count(Tier.HOT) != batch.size()) {
         throw new IllegalStateException("expected every reading stored hot: " + result);

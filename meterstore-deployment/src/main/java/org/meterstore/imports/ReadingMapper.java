@@ -14,6 +14,7 @@ import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.commodity.Unit;
+import org.meterstore.api.id.MaloId;
 import org.meterstore.api.id.ObisCode;
 import org.meterstore.api.reading.Quality;
 import org.meterstore.api.reading.Reading;
@@ -60,6 +61,9 @@ final class ReadingMapper {
   private final ParseCache<Quality> qualities = new ParseCache<>(Quality::parse);
   private final ParseCache<Resolution> resolutions = new ParseCache<>(Resolution::parse);
   private final ParseCache<ObisCode> obisCodes = new ParseCache<>(ObisCode::parse);
+  private final ParseCache<MaloId> malos = new ParseCache<>(MaloId::parse);
+  private Instant lastRecordedAt;
+  private Version lastArrival;
   private final ParseCache<Version> operatorVersions = new ParseCache<>(Version::operator);
   private final ParseCache<VersionScope> scopes = new ParseCache<>(VersionScope::parse);
   private final ParseCache<Instant> instants = new ParseCache<>(ReadingMapper::parseInstant);
@@ -116,7 +120,7 @@ final class ReadingMapper {
    */
   StoredReading map(Object[] f) {
     ReadingBuilder b = Reading.builder();
-    b.malo(required(f, StandardColumn.MALO_ID));
+    b.malo(malos.get(required(f, StandardColumn.MALO_ID)));
     b.melo(text(f, StandardColumn.MELO_ID));
     b.obis(obisCodes.get(required(f, StandardColumn.OBIS_CODE)));
     Commodity commodity = commodities.get(required(f, StandardColumn.SPARTE));
@@ -162,7 +166,7 @@ final class ReadingMapper {
     }
     Instant recordedAt = instant(f, StandardColumn.RECORDED_AT);
     recordedAt = recordedAt == null ? now : recordedAt;
-    Version v = operator ? reading.version() : Version.arrival(recordedAt);
+    Version v = operator ? reading.version() : arrival(recordedAt);
     if (version != null && !operator && !new BigInteger(digits(version)).equals(v.value())) {
       throw MeterStoreException.invalid(
           "version",
@@ -244,6 +248,15 @@ final class ReadingMapper {
       throw MeterStoreException.invalid(
           c.columnName(), v, "an ISO-8601 instant with offset, e.g. 2026-03-01T23:00:00Z");
     }
+  }
+
+  /** The arrival version of {@code recordedAt}; a file usually carries one or a few. */
+  private Version arrival(Instant recordedAt) {
+    if (!recordedAt.equals(lastRecordedAt)) {
+      lastArrival = Version.arrival(recordedAt);
+      lastRecordedAt = recordedAt;
+    }
+    return lastArrival;
   }
 
   private static Instant parseInstant(String text) {

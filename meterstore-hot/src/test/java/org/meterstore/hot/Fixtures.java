@@ -144,10 +144,11 @@ public final class Fixtures {
     while (scalar(
             db,
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                + " AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO%'")
+                + " AND wait_event_type = 'Lock'"
+                + " AND (query LIKE 'INSERT INTO%' OR query LIKE 'COPY %')")
         == 0) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no INSERT waited on a lock within " + slack);
+        throw new AssertionError("no INSERT or COPY waited on a lock within " + slack);
       }
       Thread.sleep(20);
     }

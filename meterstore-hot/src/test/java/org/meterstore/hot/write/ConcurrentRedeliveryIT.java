@@ -8,6 +8,7 @@ import static org.meterstore.hot.Fixtures.NOW;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -68,6 +69,27 @@ class ConcurrentRedeliveryIT {
 
     assertThat(result.outcomes()).hasSize(96).containsOnly(WriteOutcome.DUPLICATE);
     assertThat(rowsOf(db, Fixtures.malo(3))).isEqualTo(96);
+  }
+
+  /** The same race for a batch large enough to be written with {@code COPY}. */
+  @Test
+  void rowsCommittedWhileALargeBatchWaitsAreDuplicateAndTheRestIsStored(TestDatabase db)
+      throws Exception {
+    List<Reading> ours = new ArrayList<>();
+    for (int meter = 10; meter < 22; meter++) {
+      ours.addAll(Fixtures.day(meter, DAY, VERSION));
+    }
+    List<Reading> theirs = Fixtures.day(15, DAY, VERSION);
+    Future<WriteResult> write = raceAgainst(db, ours, theirs);
+
+    WriteResult result = write.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+
+    assertThat(result.outcomes()).hasSize(12 * 96);
+    assertThat(result.duplicates()).isEqualTo(96);
+    assertThat(result.stored()).isEqualTo(11 * 96);
+    for (int meter = 10; meter < 22; meter++) {
+      assertThat(rowsOf(db, Fixtures.malo(meter))).isEqualTo(96);
+    }
   }
 
   @Test
