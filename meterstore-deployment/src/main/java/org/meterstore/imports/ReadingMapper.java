@@ -62,6 +62,7 @@ final class ReadingMapper {
   private final ParseCache<Resolution> resolutions = new ParseCache<>(Resolution::parse);
   private final ParseCache<ObisCode> obisCodes = new ParseCache<>(ObisCode::parse);
   private final ParseCache<MaloId> malos = new ParseCache<>(MaloId::parse);
+  private final ParseCache<String> texts = new ParseCache<>(t -> t);
   private Instant lastRecordedAt;
   private Version lastArrival;
   private final ParseCache<Version> operatorVersions = new ParseCache<>(Version::operator);
@@ -145,12 +146,12 @@ final class ReadingMapper {
       b.version(operatorVersions.get(version));
     }
     b.versionScope(scopes.get(required(f, StandardColumn.VERSION_SCOPE)));
-    b.sourceKind(text(f, StandardColumn.SOURCE_KIND));
+    b.sourceKind(shared(text(f, StandardColumn.SOURCE_KIND)));
     b.provenance(text(f, StandardColumn.PROVENANCE));
     for (int i = 0; i < extraNames.size(); i++) {
       String v = (String) field(f, extraIndex.get(i));
       if (v != null) {
-        b.extra(extraNames.get(i), v);
+        b.extra(extraNames.get(i), shared(v));
       }
     }
     if (subject >= 0) {
@@ -248,6 +249,14 @@ final class ReadingMapper {
       throw MeterStoreException.invalid(
           c.columnName(), v, "an ISO-8601 instant with offset, e.g. 2026-03-01T23:00:00Z");
     }
+  }
+
+  /**
+   * One instance per distinct text of a column with few values (source kinds, tenants): a chunk
+   * carried in memory then holds each once instead of once per reading.
+   */
+  private String shared(String text) {
+    return text == null ? null : texts.get(text);
   }
 
   /** The arrival version of {@code recordedAt}; a file usually carries one or a few. */

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * to E, so from then on no partition can be created and no row stored below E, and the hot tier is
  * checked once more to hold no row in {@code [W, E)}: the invariant "no hot row below W" holds at
  * every instant, and W only moves forward. A crash between chunks leaves committed chunks; the
- * re-run finds their rows below W and reports them {@code DUPLICATE}.
+ * re-run finds their rows below W and reports them {@code DUPLICATE}. The writing pass reads the
+ * source ahead on a second thread ({@link ReadAhead}) while chunks are committed; the thread ends
+ * with the pass.
  */
 public final class HistoryImport {
   private static final Logger LOG = LoggerFactory.getLogger(HistoryImport.class);
@@ -203,8 +205,9 @@ public final class HistoryImport {
     long done = 0;
     Instant latest = null;
     int checkedAt = 0;
-    try (ImportCursor cursor = source.open(table, now)) {
-      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+    try (ImportCursor cursor = source.open(table, now);
+        ReadAhead ahead = new ReadAhead(cursor, table.name())) {
+      for (StoredReading r = ahead.next(); r != null; r = ahead.next()) {
         buffer.add(r);
         Instant from = r.reading().from();
         latest = latest == null || from.isAfter(latest) ? from : latest;

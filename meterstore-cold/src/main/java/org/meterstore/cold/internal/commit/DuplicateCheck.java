@@ -77,17 +77,25 @@ final class DuplicateCheck {
    */
   List<WriteOutcome> classify(Table table, List<Object[]> batch) {
     Map<List<Object>, List<Object[]>> stored = storedByKey(table, batch);
+    // On a grid that excludes overlap two spans of one reading and version overlap only by sharing
+    // from, that is the whole merge key, which the version check decides: no span index needed.
+    boolean spansChecked = !definition.gridExcludesOverlap();
     Map<List<Object>, TreeMap<Instant, Object[]>> spans = new HashMap<>();
-    stored.values().forEach(rows -> rows.forEach(r -> indexSpan(spans, r)));
+    if (spansChecked) {
+      stored.values().forEach(rows -> rows.forEach(r -> indexSpan(spans, spanVersionKey(r), r)));
+    }
     List<WriteOutcome> outcomes = new ArrayList<>(batch.size());
     for (Object[] row : batch) {
       List<Object> key = key(row);
-      List<Object[]> versions = stored.computeIfAbsent(key, k -> new ArrayList<>());
+      List<Object[]> versions = stored.computeIfAbsent(key, k -> new ArrayList<>(1));
       WriteOutcome outcome = classify(row, key, versions);
       if (outcome != WriteOutcome.DUPLICATE) {
-        requireNoOverlap(row, key, spans);
+        if (spansChecked && row[to] != null) {
+          List<Object> spanKey = spanVersionKey(row);
+          requireNoOverlap(row, key, spans.get(spanKey));
+          indexSpan(spans, spanKey, row);
+        }
         versions.add(row);
-        indexSpan(spans, row);
       }
       outcomes.add(outcome);
     }
@@ -100,13 +108,12 @@ final class DuplicateCheck {
    * new span can only overlap its nearest neighbours: the last one starting before it and the first
    * one starting after it. That keeps a batch of many thousand rows per reading linear.
    */
-  private void indexSpan(Map<List<Object>, TreeMap<Instant, Object[]>> spans, Object[] row) {
+  private void indexSpan(
+      Map<List<Object>, TreeMap<Instant, Object[]>> spans, List<Object> spanKey, Object[] row) {
     if (row[to] == null) {
       return;
     }
-    spans
-        .computeIfAbsent(spanVersionKey(row), k -> new TreeMap<>())
-        .putIfAbsent((Instant) row[from], row);
+    spans.computeIfAbsent(spanKey, k -> new TreeMap<>()).putIfAbsent((Instant) row[from], row);
   }
 
   private List<Object> spanVersionKey(Object[] row) {
@@ -119,13 +126,8 @@ final class DuplicateCheck {
    * {@code spans_do_not_overlap} (DESIGN § 3.3): another start of the same reading under the same
    * version must not overlap {@code row}'s interval. Point readings have no interval.
    */
-  private void requireNoOverlap(
-      Object[] row, List<Object> key, Map<List<Object>, TreeMap<Instant, Object[]>> spans) {
-    if (row[to] == null) {
-      return;
-    }
-    TreeMap<Instant, Object[]> same = spans.get(spanVersionKey(row));
-    if (same == null) {
+  private void requireNoOverlap(Object[] row, List<Object> key, TreeMap<Instant, Object[]> same) {
+    if (row[to] == null || same == null) {
       return;
     }
     Instant start = (Instant) row[from];
