@@ -38,27 +38,31 @@ final class ReadAhead implements AutoCloseable {
   }
 
   private void read(ImportCursor cursor) {
+    List<StoredReading> block = new ArrayList<>(BLOCK);
     try {
-      List<StoredReading> block = new ArrayList<>(BLOCK);
-      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
-        block.add(r);
-        if (block.size() == BLOCK) {
-          blocks.put(block);
-          block = new ArrayList<>(BLOCK);
+      RuntimeException failure = null;
+      try {
+        for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+          block.add(r);
+          if (block.size() == BLOCK) {
+            blocks.put(block);
+            block = new ArrayList<>(BLOCK);
+          }
         }
+      } catch (RuntimeException e) {
+        failure = e; // handed over after the readings before it
+      } catch (Error e) {
+        // the consumer must not wait for a block that never comes
+        failure =
+            new MeterStoreException(
+                ErrorKind.STORAGE, false, "Import's reader thread failed: " + e, e);
       }
       if (!block.isEmpty()) {
         blocks.put(block);
       }
-      blocks.put(new End(null));
+      blocks.put(new End(failure));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closed by the consumer: nobody waits for more
-    } catch (RuntimeException e) {
-      try {
-        blocks.put(new End(e));
-      } catch (InterruptedException closed) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
