@@ -55,6 +55,27 @@ class CommandLineTest {
     assertThat(interval.err()).contains("with a unit");
   }
 
+  /** Issue #19 item 2: the loop ignored --now and archived at the wall clock. */
+  @Test
+  void maintainRefusesNowWithoutOnceBeforeOpeningAnything() {
+    Cli.Run run =
+        Cli.raw(
+            "",
+            "--config",
+            tmp.resolve("never-read.toml").toString(),
+            "maintain",
+            "--interval",
+            "1h",
+            "--now",
+            "2026-11-09T11:00:00Z");
+    assertThat(run.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err().strip())
+        .contains("--now", "2026-11-09T11:00:00Z", "only with --once", "maintain --once --now")
+        .doesNotContain("configuration")
+        .doesNotContain("\n");
+    assertThat(run.out()).isEmpty();
+  }
+
   @Test
   void aMissingConfigurationNamesTheFileAndInit() {
     Cli.Run run = Cli.raw("", "--config", tmp.resolve("nope.toml").toString(), "status");

@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
       "",
       "Run the maintenance loop in the foreground until interrupted (Ctrl-C stops it after the",
       "cycle in flight): archive due windows, optionally expire snapshots, check the invariant,",
-      "pre-create partitions, run the retention sweep. --once runs a single cycle at --now."
+      "pre-create partitions, run the retention sweep. --once runs a single cycle at --now;",
+      "the loop runs each cycle at the wall clock, so --now is refused without --once."
     })
 final class MaintainCommand extends Verb {
   private static final String ACTOR = "meterstore-cli";
@@ -65,6 +66,15 @@ final class MaintainCommand extends Verb {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (!once && now.now != null) {
+      // The loop runs every cycle at the wall clock; a --now it ignored once archived 16 windows
+      // of live data at the real time. Refuse before anything is opened.
+      throw MeterStoreException.invalid(
+          "--now",
+          now.now,
+          "only with --once: the loop runs each cycle at the wall clock; to step a simulated"
+              + " clock, run 'meterstore maintain --once --now <instant>' once per step");
+    }
     MeterStoreConfig config = Deployments.load(root.configFile());
     int years =
         anonymiseAfterYears != null ? anonymiseAfterYears : config.privacy().anonymiseAfterYears();
