@@ -137,6 +137,7 @@ class TierRoutingIT {
   void aPredicateOnAValueColumnActsAfterResolution() throws Exception {
     String sql =
         "SELECT count(*) FROM lastgang WHERE \"from\" >= " + W + " AND quality = 'MEASURED'";
-    assertThat(explain(c, sql)).containsPattern("WHERE meterstore_rn = 1 AND \"quality\" = \\?");
+    assertThat(explain(c, sql))
+        .containsPattern("WHERE \"_meterstore_rank\" = 1 AND \"quality\" = \\?");
   }
 }

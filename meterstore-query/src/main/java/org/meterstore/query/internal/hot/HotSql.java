@@ -23,6 +23,12 @@ import org.meterstore.query.internal.predicate.Pred;
  * @param columns the storage-order indexes of the selected columns, in select order
  */
 public record HotSql(String sql, List<Binding> bindings, int[] columns) {
+  /**
+   * The rank column of version resolution. MeterStore's own names start with {@code _}, which no
+   * declared column name can ({@code [a-z][a-z0-9_]*}): an extra column named {@code meterstore_rn}
+   * (the old alias) made every query of its table ambiguous.
+   */
+  static final String RANK = "\"_meterstore_rank\"";
 
   /** A placeholder's value and the column type it is compared with. */
   public record Binding(Pred.Operand operand, ColumnType type) {}
@@ -95,9 +101,13 @@ public record HotSql(String sql, List<Binding> bindings, int[] columns) {
                 + columnList(spec.groupColumns())
                 + " ORDER BY "
                 + VersionOrder.sqlOrderBy()
-                + ") AS meterstore_rn FROM ("
+                + ") AS "
+                + RANK
+                + " FROM ("
                 + inner
-                + ") AS h) AS r WHERE meterstore_rn = 1"
+                + ") AS h) AS r WHERE "
+                + RANK
+                + " = 1"
                 + (above.isEmpty() ? "" : " AND " + and(above));
       }
       return new HotSql(sql, List.copyOf(bindings), spec.projects());
