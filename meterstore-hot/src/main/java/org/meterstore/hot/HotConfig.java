@@ -2,6 +2,7 @@ package org.meterstore.hot;
 
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Redaction;
 
 /**
  * Everything {@link HotStore#open(HotConfig, io.opentelemetry.api.OpenTelemetry)} needs to run its
@@ -29,7 +30,7 @@ public record HotConfig(
     if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,
-          "Invalid jdbc_url: " + shownUrl(jdbcUrl) + " (a jdbc:postgresql: URL is required)");
+          "Invalid jdbc_url: '" + shown(jdbcUrl) + "' (a jdbc:postgresql: URL is required)");
     }
     if (poolSize < 1 || poolSize > 1000) {
       throw HotSettings.config("pool_size", poolSize, "1 to 1000 connections");
@@ -54,12 +55,15 @@ public record HotConfig(
     return new HotConfig(jdbcUrl, user, password, poolSize, newSettings);
   }
 
-  /** Shows every component but the password, which appears as {@code ****} when set. */
+  /**
+   * Shows every component but the password, which appears as {@code ****} when set; the URL as
+   * {@link #shownUrl()} prints it.
+   */
   @Override
   public String toString() {
-    return "HotConfig[jdbcUrl="
-        + shownUrl(jdbcUrl)
-        + ", user="
+    return "HotConfig[jdbcUrl='"
+        + shownUrl()
+        + "', user="
         + user
         + ", password="
         + (password == null ? "null" : "****")
@@ -70,12 +74,16 @@ public record HotConfig(
         + "]";
   }
 
-  /** The URL without its query string, which may carry a password. */
-  private static String shownUrl(String url) {
-    if (url == null) {
-      return "null";
-    }
-    int query = url.indexOf('?');
-    return "'" + (query < 0 ? url : url.substring(0, query) + "?****") + "'";
+  /**
+   * The JDBC URL as it may be printed: user info ({@code //user:password@host}) and the query
+   * string (which may carry {@code password=}) replaced by {@code ****}; {@code null} when there is
+   * no URL.
+   */
+  public String shownUrl() {
+    return shown(jdbcUrl);
+  }
+
+  private static String shown(String url) {
+    return url == null ? "null" : Redaction.url(url);
   }
 }

@@ -5,11 +5,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.opentelemetry.api.OpenTelemetry;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Redaction;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
@@ -234,12 +237,23 @@ public final class HotStore implements AutoCloseable {
     }
   }
 
-  private static MeterStoreException unreachable(HotConfig config, RuntimeException e) {
+  private static RuntimeException unreachable(HotConfig config, RuntimeException e) {
     Throwable cause = e.getCause();
-    String where = "open the hot store at " + config.toString();
-    if (cause instanceof SQLException sql) {
-      return SqlErrors.translate(where, sql);
+    // the URL with its secrets masked and the user, never the record: no password, no settings
+    String where =
+        "open the hot store at "
+            + config.shownUrl()
+            + (config.user() == null ? "" : " as user " + config.user());
+    MeterStoreException failure =
+        cause instanceof SQLException sql
+            ? SqlErrors.translate(where, sql)
+            : new MeterStoreException(
+                ErrorKind.STORAGE, "Cannot " + where + ": " + e.getMessage(), e);
+    // the driver's causes quote the URL or its host part, user info included
+    Set<String> secrets = new HashSet<>(Redaction.secretsOf(config.jdbcUrl()));
+    if (config.password() != null) {
+      secrets.add(config.password());
     }
-    return new MeterStoreException(ErrorKind.STORAGE, "Cannot " + where + ": " + e.getMessage(), e);
+    return Redaction.scrub(failure, secrets);
   }
 }
