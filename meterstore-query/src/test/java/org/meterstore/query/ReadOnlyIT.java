@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -63,6 +64,42 @@ class ReadOnlyIT {
       assertThatThrownBy(() -> c.prepareStatement(sql))
           .hasMessageContaining("MeterStore is read-only");
       assertThatThrownBy(() -> s.executeUpdate(sql)).hasMessageContaining("read-only");
+    }
+  }
+
+  /** Issue #19 item 4: a misspelt statement was "read-only", a division by zero an Error. */
+  @Test
+  void aSyntaxErrorAndADivisionByZeroAreSqlErrorsInOneLine(TestDatabase db) throws Exception {
+    try (Connection c = deployment(db).catalog.connection();
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(() -> s.executeQuery("SELEKT 1"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42601");
+                assertThat(e.getMessage())
+                    .contains("syntax error at line 1, column 1 near 'SELEKT'")
+                    .doesNotContain("read-only", "\n");
+              });
+      for (String sql : List.of("SELECT 1/0", "SELECT 1/0 FROM lastgang LIMIT 1", "SELECT 1/0")) {
+        assertThatThrownBy(
+                () -> {
+                  try (ResultSet rs = s.executeQuery(sql)) {
+                    while (rs.next()) {
+                      rs.getObject(1);
+                    }
+                  }
+                })
+            .as(sql)
+            .isInstanceOfSatisfying(
+                SQLException.class,
+                e -> {
+                  assertThat(e.getSQLState()).isEqualTo("22012");
+                  assertThat(e.getMessage())
+                      .isEqualTo("Cannot evaluate the query: division by zero");
+                });
+      }
+      assertThat(Fixtures.scalar(c, "VALUES 1")).isEqualTo("1"); // the connection still works
     }
   }
 

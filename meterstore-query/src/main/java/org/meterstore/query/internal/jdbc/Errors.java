@@ -17,6 +17,10 @@ final class Errors {
     Throwable t = thrown instanceof InvocationTargetException i ? i.getCause() : thrown;
     MeterStoreException meter = find(t);
     if (meter == null) {
+      ArithmeticException arithmetic = arithmetic(t);
+      if (arithmetic != null) {
+        return evaluation(arithmetic);
+      }
       return t;
     }
     String message = meter.getMessage() + " [" + meter.kind() + "]";
@@ -39,6 +43,54 @@ final class Errors {
       default:
         return "HY000";
     }
+  }
+
+  /**
+   * An {@link ArithmeticException} of the query's own expressions (division by zero, an overflow),
+   * thrown by Calcite's generated code directly or, for a constant it folded into a static
+   * initializer, as the cause of an {@link ExceptionInInitializerError}: an {@code Error} that
+   * would otherwise escape every {@code catch (SQLException)} of the caller as a stack trace.
+   */
+  private static ArithmeticException arithmetic(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ArithmeticException a) {
+        return a;
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code t} says the plan's generated class failed to initialise: its static initialiser
+   * threw ({@link ExceptionInInitializerError}), or an earlier execution's did ({@code
+   * NoClassDefFoundError: Could not initialize class …}). Such a plan fails every later execution.
+   */
+  static boolean poisonsPlan(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ExceptionInInitializerError
+          || (c instanceof NoClassDefFoundError
+              && String.valueOf(c.getMessage()).startsWith("Could not initialize class"))) {
+        return true;
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  /** The SQL error of a failed evaluation: SQLState 22012 for division by zero, else 22003. */
+  private static SQLException evaluation(ArithmeticException e) {
+    String text = String.valueOf(e.getMessage());
+    boolean byZero = text.contains("by zero") || text.contains("Division undefined");
+    return new SQLException(
+        "Cannot evaluate the query: "
+            + (byZero ? "division by zero" : "numeric value out of range (" + text + ")"),
+        byZero ? "22012" : "22003",
+        e);
   }
 
   private static MeterStoreException find(Throwable t) {

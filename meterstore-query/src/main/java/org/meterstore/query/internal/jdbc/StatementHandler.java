@@ -104,7 +104,7 @@ final class StatementHandler implements InvocationHandler {
       context = fresh;
     }
     try {
-      return result(fresh.runtime().within(fresh, () -> call(method, args)));
+      return result(fresh.runtime().within(fresh, () -> call(method, args, fresh)));
     } catch (Throwable t) {
       release(fresh);
       throw t;
@@ -151,6 +151,18 @@ final class StatementHandler implements InvocationHandler {
     try {
       return method.invoke(calcite, args);
     } catch (InvocationTargetException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /** {@link #call(Method, Object[])} of an execution: a plan that cannot run is forgotten. */
+  private Object call(Method method, Object[] args, QueryContext statement) throws Throwable {
+    try {
+      return method.invoke(calcite, args);
+    } catch (InvocationTargetException e) {
+      if (Errors.poisonsPlan(e.getCause())) {
+        statement.forgetPlan();
+      }
       throw Errors.translate(e);
     }
   }

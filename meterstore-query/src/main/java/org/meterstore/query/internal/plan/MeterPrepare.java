@@ -36,6 +36,9 @@ public final class MeterPrepare extends CalcitePrepareImpl {
             query.sql, statement.defaultMode(), statement.settings(), maxRowCount, elementType);
     boolean lookup = cache.enabled() && !statement.isExplaining();
     PlanCache.Entry hit = lookup ? cache.get(key) : null;
+    if (lookup) {
+      statement.forgetPlanWith(() -> cache.remove(key));
+    }
     if (hit != null) {
       record(hit.tables(), started, "hit");
       @SuppressWarnings("unchecked") // stored under a key holding the same element type

@@ -54,6 +54,11 @@ public final class PlanCache {
     }
   }
 
+  /** Drops the plan of {@code key}, if held. */
+  synchronized void remove(Key key) {
+    plans.remove(key);
+  }
+
   /** The number of plans held. */
   public synchronized int size() {
     return plans.size();

@@ -31,6 +31,7 @@ public final class QueryContext implements AutoCloseable {
   private boolean closed;
   private boolean explaining;
   private boolean cacheable = true;
+  private Runnable forgetPlan = () -> {};
   private final Set<String> planned = new LinkedHashSet<>();
 
   /**
@@ -64,6 +65,24 @@ public final class QueryContext implements AutoCloseable {
   }
 
   /** Whether the plan made in this context may be shared (false for {@code EXPLAIN}). */
+  /** What drops this statement's plan from the plan cache (set by the preparation). */
+  public synchronized void forgetPlanWith(Runnable forget) {
+    this.forgetPlan = forget;
+  }
+
+  /**
+   * Drops this statement's plan from the plan cache: its generated class failed to initialise (a
+   * constant expression that throws, such as {@code 1/0}) and would fail every later execution with
+   * a bare {@code NoClassDefFoundError}; planned again, it fails with the real error.
+   */
+  public void forgetPlan() {
+    Runnable forget;
+    synchronized (this) {
+      forget = forgetPlan;
+    }
+    forget.run();
+  }
+
   public synchronized boolean cacheable() {
     return cacheable && !explaining;
   }

@@ -36,6 +36,21 @@ class ReadOnlyGuardTest {
     assertThatThrownBy(() -> guard.check("-- x\n create table t (a int)"))
         .hasMessageContaining("Cannot execute CREATE");
     assertThatThrownBy(() -> guard.check("")).hasMessageContaining("read-only");
+    assertThatThrownBy(() -> guard.check("VACUUM t")).hasMessageContaining("Cannot execute VACUUM");
+  }
+
+  /** Issue #19 item 4: a misspelt query was called a write ("MeterStore is read-only"). */
+  @Test
+  void aMisspeltQueryIsASyntaxErrorNamingWhere() {
+    assertThatThrownBy(() -> guard.check("SELEKT 1"))
+        .isInstanceOfSatisfying(
+            java.sql.SQLException.class,
+            e -> {
+              assertThat(e.getSQLState()).isEqualTo(ReadOnlyGuard.SYNTAX_ERROR_STATE);
+              assertThat(e.getMessage())
+                  .contains("syntax error at line 1, column 1", "SELEKT")
+                  .doesNotContain("read-only", "Was expecting", "\n");
+            });
   }
 
   @Test
