@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,11 +15,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -147,8 +143,8 @@ class ImportCrashIT {
       assertThat(d.hot.partitions().floor(table)).isEqualTo(APRIL);
       assertThat(d.hot.partitions().countRowsBelow(table, APRIL)).isZero();
 
-      List<Object[]> expected = sorted(d.cold.table(once).read());
-      List<Object[]> actual = sorted(d.cold.table(table).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.table(once).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.table(table).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
@@ -325,17 +321,6 @@ class ImportCrashIT {
       rs.next();
       return rs.getLong(1) + " " + rs.getBigDecimal(2).toPlainString();
     }
-  }
-
-  private static List<Object[]> sorted(CloseableIterable<Object[]> rows) {
-    List<Object[]> all = new ArrayList<>();
-    try (rows) {
-      rows.forEach(all::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    all.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
-    return all;
   }
 
   private static Path log(String name) throws IOException {

@@ -35,6 +35,24 @@ final class ImportCsv {
     return file;
   }
 
+  /** Every row of {@code rows} (closed afterwards), in a fixed order: to compare row for row. */
+  static List<Object[]> sorted(org.apache.iceberg.io.CloseableIterable<Object[]> rows) {
+    List<Object[]> all = new java.util.ArrayList<>();
+    try (rows) {
+      rows.forEach(all::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return sorted(all);
+  }
+
+  /** {@code rows} in the same fixed order as {@link #sorted(CloseableIterable)}, copied. */
+  static List<Object[]> sorted(List<Object[]> rows) {
+    List<Object[]> all = new java.util.ArrayList<>(rows);
+    all.sort(java.util.Comparator.comparing((Object[] r) -> java.util.Arrays.toString(r)));
+    return all;
+  }
+
   private static String text(Object value) {
     if (value == null) {
       return "";

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,10 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,7 +90,7 @@ class ImportHistoryIT {
       catalog.append(appended.name(), batch, writtenAt);
       assertThat(catalog.archive(APR1_UTC.plus(LAG), 10_000).healthy()).isTrue();
       assertThat(catalog.coldTable(appended.name()).watermark()).isEqualTo(APR1_UTC);
-      List<Object[]> expected = sorted(d.cold.table(appended).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.table(appended).read());
       assertThat(expected).hasSize(METERS * (31 * 96 - 4));
 
       Path csv = ImportCsv.write(files.resolve("march.csv"), imported, expected);
@@ -116,7 +112,7 @@ class ImportHistoryIT {
       assertThat(result.watermarkAfter()).isEqualTo(APR1_UTC);
       assertThat(result.rangeFrom()).isEqualTo(Instant.parse("2026-02-28T00:00:00Z"));
       assertThat(result.rangeTo()).isEqualTo(APR1_UTC);
-      List<Object[]> actual = sorted(d.cold.table(imported).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.table(imported).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
@@ -198,9 +194,8 @@ class ImportHistoryIT {
       }
       // the gas day of 1 April ends at 04:00 UTC on the 2nd: W is the end of that UTC day
       assertThat(result.watermarkAfter()).isEqualTo(Instant.parse("2026-04-03T00:00:00Z"));
-      List<Object[]> expected = new ArrayList<>(rows);
-      expected.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
-      List<Object[]> actual = sorted(d.cold.table(table).read());
+      List<Object[]> expected = ImportCsv.sorted(rows);
+      List<Object[]> actual = ImportCsv.sorted(d.cold.table(table).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
@@ -334,17 +329,6 @@ class ImportHistoryIT {
         .value(value)
         .operator(Workload.OPERATOR)
         .build();
-  }
-
-  private static List<Object[]> sorted(CloseableIterable<Object[]> rows) {
-    List<Object[]> all = new ArrayList<>();
-    try (rows) {
-      rows.forEach(all::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    all.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
-    return all;
   }
 
   private static List<String> answers(MeterCatalog catalog, TableDefinition table)

@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,7 +80,7 @@ class ImportParquetIT {
           catalog.importHistory(csv.name(), ImportSource.of(csvFile), NOW, options);
       assertThat(expected.inserted()).isEqualTo(rows.size());
       assertThat(expected.chunks()).isGreaterThan(1);
-      List<Object[]> stored = sorted(d.cold.table(csv).read());
+      List<Object[]> stored = ImportCsv.sorted(d.cold.table(csv).read());
       assertThat(stored).hasSameSizeAs(rows);
 
       for (var c :
@@ -101,7 +98,7 @@ class ImportParquetIT {
             .usingRecursiveComparison()
             .ignoringFields("table")
             .isEqualTo(expected);
-        assertSameRows(sorted(d.cold.table(t).read()), stored);
+        assertSameRows(ImportCsv.sorted(d.cold.table(t).read()), stored);
         assertThat(d.hot.partitions().floor(t)).isEqualTo(d.hot.partitions().floor(csv));
       }
     }
@@ -122,7 +119,7 @@ class ImportParquetIT {
       Instant end = FIRST_DAY.plus(Duration.ofDays(DAYS));
       assertThat(catalog.archive(end.plus(LAG), 10_000).healthy()).isTrue();
       assertThat(catalog.coldTable(archived.name()).watermark()).isAfterOrEqualTo(end);
-      List<Object[]> expected = sorted(d.cold.table(archived).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.table(archived).read());
       assertThat(expected).hasSize(readings.size());
 
       List<Path> dataFiles = dataFiles(archived);
@@ -139,7 +136,7 @@ class ImportParquetIT {
         inserted += r.inserted();
       }
       assertThat(inserted).isEqualTo(expected.size());
-      assertSameRows(sorted(d.cold.table(copy).read()), expected);
+      assertSameRows(ImportCsv.sorted(d.cold.table(copy).read()), expected);
     }
   }
 
@@ -284,16 +281,5 @@ class ImportParquetIT {
           .sorted()
           .toList();
     }
-  }
-
-  private static List<Object[]> sorted(CloseableIterable<Object[]> rows) {
-    List<Object[]> all = new ArrayList<>();
-    try (rows) {
-      rows.forEach(all::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    all.sort(Comparator.comparing((Object[] r) -> Arrays.toString(r)));
-    return all;
   }
 }
