@@ -157,6 +157,11 @@ class CliIT {
     assertThat(rest.code()).as(rest.toString()).isZero();
     // the written days and the empty partitions of the headroom created on 1 March
     assertThat(rest.json().get("windows_archived").asInt()).isGreaterThan(2 * (11 - 3));
+    // issue #19 item 9: a run that archived windows, then found nothing more due, says ARCHIVED
+    for (JsonNode table : rest.json().get("tables")) {
+      assertThat(table.get("windows_archived").asInt()).isPositive();
+      assertThat(table.get("status").asText()).as(table.toString()).isEqualTo("ARCHIVED");
+    }
     Cli.Run none = cli.run("--format", "json", "archive", "--now", LATER);
     assertThat(none.json().get("tables").get(1).get("status").asText()).isEqualTo("NOTHING_DUE");
   }

@@ -37,7 +37,7 @@ final class Outcomes {
       Tally t = e.getValue();
       List<Object> row = new ArrayList<>();
       row.add(e.getKey());
-      row.add(t.last.status().name());
+      row.add(status(t).name());
       row.add(t.windows);
       row.add(t.rows);
       row.add(invariantViolations(t.last));
@@ -55,6 +55,18 @@ final class Outcomes {
             "subjects_erased",
             "failure"),
         out);
+  }
+
+  /**
+   * The status of a table's rows: the last cycle's, except that cycles which archived windows and
+   * then found nothing more due archived (the last one alone would say {@code NOTHING_DUE} beside a
+   * positive {@code windows_archived}).
+   */
+  private static TableOutcome.Status status(Tally t) {
+    TableOutcome.Status last = t.last.status();
+    return last == TableOutcome.Status.NOTHING_DUE && t.windows > 0
+        ? TableOutcome.Status.ARCHIVED
+        : last;
   }
 
   /**
