@@ -108,7 +108,7 @@ final class Outcomes {
                 .orElse(
                     row.invariantViolations().orElse(0) > 0
                         ? row.invariantViolations().getAsLong() + " hot rows below the watermark"
-                        : "deferred: a lock was not granted within ddl_lock_timeout; retry later");
+                        : "a lock was not granted within ddl_lock_timeout; retry later");
         out.add(
             "table "
                 + e.getKey()
