@@ -76,6 +76,19 @@ class CommandLineTest {
     assertThat(run.out()).isEmpty();
   }
 
+  /** Issue #19 item 9: a coded value with a quote passed check and failed only at create. */
+  @Test
+  void checkRefusesACodedValueThatCreateCouldNotWrite() throws Exception {
+    Path file = tmp.resolve("coded.toml");
+    java.nio.file.Files.writeString(
+        file,
+        "[[tables]]\nname = \"strom\"\n\n[[tables.extra_columns]]\nname = \"tarif\"\n"
+            + "role = \"coded\"\nvalues = [\"HT\", \"N'T\"]\n");
+    Cli.Run run = Cli.raw("", "--config", file.toString(), "check");
+    assertThat(run.code()).as(run.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.err().strip()).contains("tarif", "N'T", "quote").doesNotContain("\n");
+  }
+
   @Test
   void aMissingConfigurationNamesTheFileAndInit() {
     Cli.Run run = Cli.raw("", "--config", tmp.resolve("nope.toml").toString(), "status");

@@ -28,6 +28,15 @@ public record ExtraColumn(
       throw MeterStoreException.invalid(
           "allowed values", allowedValues, "exactly the CODED column " + name + " has a list");
     }
+    for (String v : allowedValues) {
+      if (v == null || v.indexOf('\'') >= 0 || v.indexOf('\\') >= 0) {
+        // the hot tier restates the list as a CHECK; refused here, every path sees it (check too)
+        throw MeterStoreException.invalid(
+            "allowed value of column " + name,
+            v,
+            "text without a quote (') or backslash (\\), written as a literal in a CHECK");
+      }
+    }
     if ((role == ColumnRole.CHECKED) == (checkedKind == null)) {
       throw MeterStoreException.invalid(
           "checked kind", checkedKind, "exactly the CHECKED column " + name + " has a rule");

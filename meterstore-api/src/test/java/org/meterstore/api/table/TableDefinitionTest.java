@@ -88,6 +88,8 @@ class TableDefinitionTest {
                 .withSubjectColumn("x"),
         "subject column");
     assertInvalid(() -> ExtraColumn.coded("c", Set.of()), "allowed values");
+    assertInvalid(() -> ExtraColumn.coded("c", Set.of("HT", "N'T")), "allowed value of column c");
+    assertInvalid(() -> ExtraColumn.coded("c", Set.of("a\\b")), "allowed value of column c");
   }
 
   @Test
