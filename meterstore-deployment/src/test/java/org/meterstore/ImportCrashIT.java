@@ -25,7 +25,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.Tier;
@@ -38,7 +37,6 @@ import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * A process importing a month of 20 meters in chunks is killed with {@code kill -9} after at least
@@ -267,7 +265,7 @@ class ImportCrashIT {
   private static void writeBeforeTheRerun(
       KilledAt at, MeterCatalog catalog, TableDefinition table, Instant w, Instant floor) {
     if (at == KilledAt.BEFORE_WINDOW_COMMIT) {
-      Reading inside = reading(1, w, "1.5");
+      Reading inside = ImportCsv.quarterHour(1, w, "1.5");
       assertThatThrownBy(() -> catalog.append(table.name(), List.of(inside), NOW))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
@@ -277,7 +275,7 @@ class ImportCrashIT {
               });
       return;
     }
-    Reading committed = reading(1, MARCH, value(1, 0));
+    Reading committed = ImportCsv.quarterHour(1, MARCH, value(1, 0));
     WriteResult r = catalog.append(table.name(), List.of(committed), RECORDED); // same version
     assertThat(r.outcomes()).containsExactly(WriteOutcome.DUPLICATE);
     assertThat(r.tiers()).containsExactly(Tier.COLD);
@@ -290,7 +288,8 @@ class ImportCrashIT {
     int i = 0;
     for (Instant t = MARCH; t.isBefore(APRIL); t = t.plus(Duration.ofMinutes(15)), i++) {
       for (int meter = 1; meter <= METERS; meter++) {
-        StoredReading s = StoredReading.accept(reading(meter, t, value(meter, i)), recorded);
+        StoredReading s =
+            StoredReading.accept(ImportCsv.quarterHour(meter, t, value(meter, i)), recorded);
         all.add(StoredRow.of(table, s));
       }
     }
@@ -299,17 +298,6 @@ class ImportCrashIT {
 
   private static String value(int meter, int i) {
     return meter + "." + String.format("%06d", (i * 7919L + meter) % 1_000_000);
-  }
-
-  private static Reading reading(int meter, Instant from, String value) {
-    return Reading.builder()
-        .malo(Workload.malo(meter))
-        .obis("1-0:1.8.0")
-        .commodity(Commodity.STROM)
-        .interval(from, from.plus(Duration.ofMinutes(15)))
-        .value(value)
-        .operator(Workload.OPERATOR)
-        .build();
   }
 
   private static String countAndSum(MeterCatalog catalog, TableDefinition table)

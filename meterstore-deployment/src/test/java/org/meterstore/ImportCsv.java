@@ -53,6 +53,19 @@ final class ImportCsv {
     return all;
   }
 
+  /** An electricity quarter-hour of meter {@code meter} (workload ids) from {@code from}. */
+  static org.meterstore.api.reading.Reading quarterHour(
+      int meter, java.time.Instant from, String value) {
+    return org.meterstore.api.reading.Reading.builder()
+        .malo(org.meterstore.testing.workload.Workload.malo(meter))
+        .obis("1-0:1.8.0")
+        .commodity(org.meterstore.api.commodity.Commodity.STROM)
+        .interval(from, from.plus(java.time.Duration.ofMinutes(15)))
+        .value(value)
+        .operator(org.meterstore.testing.workload.Workload.OPERATOR)
+        .build();
+  }
+
   private static String text(Object value) {
     if (value == null) {
       return "";

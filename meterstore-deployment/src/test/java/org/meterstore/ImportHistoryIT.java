@@ -80,7 +80,8 @@ class ImportHistoryIT {
       List<Reading> batch = new ArrayList<>();
       for (Instant t = MARCH; t.isBefore(APRIL); t = t.plus(Duration.ofMinutes(15))) {
         for (int meter = 1; meter <= METERS; meter++) {
-          batch.add(reading(meter, t, meter + "." + (t.getEpochSecond() / 900 % 1000)));
+          batch.add(
+              ImportCsv.quarterHour(meter, t, meter + "." + (t.getEpochSecond() / 900 % 1000)));
         }
         if (batch.size() >= 20_000) {
           catalog.append(appended.name(), batch, writtenAt);
@@ -231,7 +232,9 @@ class ImportHistoryIT {
       Instant day = Instant.parse("2026-03-10T00:00:00Z");
       WriteResult hot =
           catalog.append(
-              table.name(), List.of(reading(7, day.plus(Duration.ofHours(5)), "2")), day);
+              table.name(),
+              List.of(ImportCsv.quarterHour(7, day.plus(Duration.ofHours(5)), "2")),
+              day);
       assertThat(hot.tiers()).containsExactly(Tier.HOT);
       Path csv = csv("overlapping.csv", table, dayOf(day, "1"));
 
@@ -307,7 +310,7 @@ class ImportHistoryIT {
     for (Instant t = day;
         t.isBefore(day.plus(Duration.ofDays(1)));
         t = t.plus(Duration.ofMinutes(15))) {
-      Reading r = reading(7, t, value);
+      Reading r = ImportCsv.quarterHour(7, t, value);
       rows.add(
           org.meterstore.api.table.StoredRow.of(
               CatalogFixture.table("x", LAG, GRACE),
@@ -318,17 +321,6 @@ class ImportHistoryIT {
 
   private static Path csv(String name, TableDefinition table, List<Object[]> rows) {
     return ImportCsv.write(files.resolve(name), table, rows);
-  }
-
-  private static Reading reading(int meter, Instant from, String value) {
-    return Reading.builder()
-        .malo(Workload.malo(meter))
-        .obis("1-0:1.8.0")
-        .commodity(Commodity.STROM)
-        .interval(from, from.plus(Duration.ofMinutes(15)))
-        .value(value)
-        .operator(Workload.OPERATOR)
-        .build();
   }
 
   private static List<String> answers(MeterCatalog catalog, TableDefinition table)
