@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
@@ -174,6 +176,27 @@ public final class MeterCatalog implements AutoCloseable {
   }
 
   /**
+   * The tiers in which declared table {@code name} does not exist: both before {@link
+   * #createTables}, both after {@link #purgeTable}, one after a purge interrupted between its
+   * steps. Reading, writing or maintaining a table never creates it; those calls refuse a missing
+   * table with {@code CONFIG}.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared; {@code
+   *     STORAGE} when a tier cannot be reached
+   */
+  public Set<Tier> missingTiers(String name) {
+    TableDefinition definition = require(name);
+    Set<Tier> missing = EnumSet.noneOf(Tier.class);
+    if (!hot.partitions().tableExists(definition)) {
+      missing.add(Tier.HOT);
+    }
+    if (!cold.tableExists(name)) {
+      missing.add(Tier.COLD);
+    }
+    return missing;
+  }
+
+  /**
    * Creates every table in both tiers where it does not exist yet (the hot schema and parents, the
    * cold Iceberg tables) and pre-creates the hot partitions of {@code partition_headroom}.
    * Idempotent; an existing table is checked against its definition.
@@ -186,7 +209,7 @@ public final class MeterCatalog implements AutoCloseable {
     requireNow(now);
     hot.createTables(tables, now);
     for (TableDefinition t : tables) {
-      coldTable(t.name());
+      coldTables.computeIfAbsent(t.name(), n -> cold.createTable(t));
       hot.partitions().ensureHeadroom(t, now);
     }
   }

@@ -87,9 +87,9 @@ class CatalogCycleIT {
         .singleElement()
         .satisfies(
             r -> assertThat(r.failure().orElseThrow().kind()).isEqualTo(ErrorKind.QUARANTINED));
-    assertThat(d.cold.table(tables.get(1)).watermark()).isEqualTo(Instant.EPOCH);
+    assertThat(d.cold.createTable(tables.get(1)).watermark()).isEqualTo(Instant.EPOCH);
     assertThat(d.hot.partitions().list(tables.get(1))).allMatch(p -> p.isAttached());
-    assertThat(d.cold.table(tables.get(2)).watermark())
+    assertThat(d.cold.createTable(tables.get(2)).watermark())
         .isEqualTo(Instant.parse("2026-03-03T00:00:00Z"));
   }
 
@@ -105,7 +105,7 @@ class CatalogCycleIT {
       assertThat(row.status()).isEqualTo(Status.ARCHIVED);
       assertThat(row.counts().windowsArchived()).isEqualTo(8);
       w = w.plus(Duration.ofDays(8));
-      assertThat(d.cold.table(table).watermark()).isEqualTo(w);
+      assertThat(d.cold.createTable(table).watermark()).isEqualTo(w);
       assertThat(row.invariantViolations()).hasValue(0);
     }
     assertThat(w).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
@@ -125,8 +125,8 @@ class CatalogCycleIT {
                 .counts()
                 .windowsArchived())
         .isEqualTo(3);
-    int snapshots = d.cold.table(table).snapshots().size();
-    Instant w = d.cold.table(table).watermark();
+    int snapshots = d.cold.createTable(table).snapshots().size();
+    Instant w = d.cold.createTable(table).watermark();
     // Iceberg stamps commits with the wall clock, so expiry is asked far in the future, with a
     // settlement lag that keeps every window from coming due there.
     TableDefinition shortLived =
@@ -139,13 +139,13 @@ class CatalogCycleIT {
     Instant later = Instant.parse("2099-01-01T00:00:00Z");
 
     catalog.maintenance().runOnce(later);
-    assertThat(d.cold.table(table).snapshots()).hasSize(snapshots);
+    assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
 
     TableOutcome row =
         catalog.maintenance().expireSnapshots(true).runOnce(later).row("verfall").orElseThrow();
     assertThat(row.status()).isEqualTo(Status.NOTHING_DUE);
-    assertThat(d.cold.table(table).snapshots()).hasSize(1);
-    assertThat(d.cold.table(table).watermark()).isEqualTo(w);
+    assertThat(d.cold.createTable(table).snapshots()).hasSize(1);
+    assertThat(d.cold.createTable(table).watermark()).isEqualTo(w);
   }
 
   @Test

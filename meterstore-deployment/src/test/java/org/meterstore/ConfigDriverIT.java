@@ -58,7 +58,7 @@ class ConfigDriverIT {
       c.append(
           "lastgang", EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
       assertThat(c.archive(NOW, 8).healthy()).isTrue();
-      assertThat(c.cold().table(c.require("lastgang")).watermark())
+      assertThat(c.cold().createTable(c.require("lastgang")).watermark())
           .isEqualTo(Instant.parse("2026-01-02T00:00:00Z"));
     }
   }

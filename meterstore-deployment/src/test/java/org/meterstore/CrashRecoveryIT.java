@@ -92,7 +92,7 @@ class CrashRecoveryIT {
           .noneMatch(r -> r[3].equals("FAILED") || r[3].equals("QUARANTINED"));
     }
 
-    ColdTable cold = d.cold.table(table);
+    ColdTable cold = d.cold.createTable(table);
     assertThat(cold.watermark()).isEqualTo(FINAL_W);
     List<SnapshotInfo> archives =
         cold.snapshots().stream().filter(s -> "archive".equals(s.meterstoreOperation())).toList();
@@ -130,7 +130,7 @@ class CrashRecoveryIT {
 
   /** What the killed process left: the state each step boundary promises. */
   private static void assertLeftBehind(FaultPoint point, TableDefinition table, String partition) {
-    Instant w = d.cold.table(table).watermark();
+    Instant w = d.cold.createTable(table).watermark();
     if (point == FaultPoint.AFTER_LEASE) { // the first run of the first cycle: nothing done yet
       assertThat(w).isEqualTo(Instant.EPOCH);
       assertThat(d.hot.partitions().list(table))

@@ -85,7 +85,7 @@ class DeferralIT {
       List<Duration> latencies = writes.get(SLACK.toSeconds(), TimeUnit.SECONDS);
       assertThat(row.status()).isEqualTo(Status.DEFERRED);
       assertThat(row.counts().windowsArchived()).isZero();
-      assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.EPOCH);
+      assertThat(d.cold.createTable(table).watermark()).isEqualTo(Instant.EPOCH);
       assertThat(d.hot.partitions().list(table)).allMatch(p -> p.isAttached());
       assertThat(latencies).isNotEmpty().allMatch(l -> l.compareTo(TIMEOUT.plus(SLACK)) < 0);
       reader.rollback();
@@ -163,7 +163,8 @@ class DeferralIT {
   private static void assertFinished(TableDefinition table, TableOutcome after) {
     assertThat(after.status()).isEqualTo(Status.ARCHIVED);
     assertThat(after.counts().windowsArchived()).isEqualTo(4);
-    assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
+    assertThat(d.cold.createTable(table).watermark())
+        .isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
     assertThat(d.hot.partitions().list(table))
         .noneMatch(p -> p.state() == PartitionState.DETACH_PENDING);
     assertThat(after.invariantViolations()).hasValue(0);

@@ -67,7 +67,7 @@ class EmbeddedDefaultIT {
       c.append("lastgang", readings(3, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
       MaintenanceOutcome outcome = c.archive(NOW, 8);
       assertThat(outcome.rows()).extracting(TableOutcome::status).containsExactly(Status.ARCHIVED);
-      watermark = c.cold().table(c.require("lastgang")).watermark();
+      watermark = c.cold().createTable(c.require("lastgang")).watermark();
       assertThat(watermark).isEqualTo(Instant.parse("2026-01-03T00:00:00Z"));
       assertThat(count(c)).isEqualTo(3 * 96 * 4);
 
@@ -87,7 +87,7 @@ class EmbeddedDefaultIT {
     assertThat(parquetFiles(dataDir.resolve("warehouse"))).isNotEmpty();
 
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
-      assertThat(c.cold().table(c.require("lastgang")).watermark()).isEqualTo(watermark);
+      assertThat(c.cold().createTable(c.require("lastgang")).watermark()).isEqualTo(watermark);
       assertThat(count(c)).isEqualTo(3 * 96 * 4);
       assertThat(c.hot().partitions().countRowsBelow(c.require("lastgang"), watermark)).isZero();
     }

@@ -109,11 +109,11 @@ class ImportCrashIT {
     try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
       catalog.createTables(CREATED);
     }
-    Instant start = d.cold.table(table).watermark();
+    Instant start = d.cold.createTable(table).watermark();
     killMidway(at, table, db);
     awaitLeaseReleased(db);
 
-    Instant w = d.cold.table(table).watermark();
+    Instant w = d.cold.createTable(table).watermark();
     Instant floor = d.hot.partitions().floor(table);
     assertThat(d.hot.partitions().windowStart(table, w)).isEqualTo(w);
     assertThat(w).isAfter(start).isBefore(APRIL);
@@ -141,20 +141,20 @@ class ImportCrashIT {
       assertThat(d.hot.partitions().floor(table)).isEqualTo(APRIL);
       assertThat(d.hot.partitions().countRowsBelow(table, APRIL)).isZero();
 
-      List<Object[]> expected = ImportCsv.sorted(d.cold.table(once).read());
-      List<Object[]> actual = ImportCsv.sorted(d.cold.table(table).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(once).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
       }
       assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
 
-      int snapshots = d.cold.table(table).snapshots().size();
+      int snapshots = d.cold.createTable(table).snapshots().size();
       ImportResult third = catalog.importHistory(table.name(), ImportSource.of(file), NOW, OPTIONS);
       assertThat(third.duplicate()).isEqualTo(rows.size());
       assertThat(third.stored()).isZero();
       assertThat(third.commits()).isZero();
-      assertThat(d.cold.table(table).snapshots()).hasSize(snapshots);
+      assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
     }
   }
 
@@ -180,7 +180,7 @@ class ImportCrashIT {
             log,
             args.put("pauseAfter", "1").put("goFile", go.toString()).list());
     child.await("PAUSED", 180);
-    Instant w = d.cold.table(table).watermark();
+    Instant w = d.cold.createTable(table).watermark();
     try (Connection lock = db.connect()) {
       lock.setAutoCommit(false);
       try (PreparedStatement ps =

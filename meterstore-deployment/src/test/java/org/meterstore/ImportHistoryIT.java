@@ -91,7 +91,7 @@ class ImportHistoryIT {
       catalog.append(appended.name(), batch, writtenAt);
       assertThat(catalog.archive(APR1_UTC.plus(LAG), 10_000).healthy()).isTrue();
       assertThat(catalog.coldTable(appended.name()).watermark()).isEqualTo(APR1_UTC);
-      List<Object[]> expected = ImportCsv.sorted(d.cold.table(appended).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(appended).read());
       assertThat(expected).hasSize(METERS * (31 * 96 - 4));
 
       Path csv = ImportCsv.write(files.resolve("march.csv"), imported, expected);
@@ -113,7 +113,7 @@ class ImportHistoryIT {
       assertThat(result.watermarkAfter()).isEqualTo(APR1_UTC);
       assertThat(result.rangeFrom()).isEqualTo(Instant.parse("2026-02-28T00:00:00Z"));
       assertThat(result.rangeTo()).isEqualTo(APR1_UTC);
-      List<Object[]> actual = ImportCsv.sorted(d.cold.table(imported).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(imported).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
@@ -122,7 +122,7 @@ class ImportHistoryIT {
       assertThat(d.hot.partitions().floor(imported)).isEqualTo(APR1_UTC);
       assertThat(d.hot.partitions().countRowsBelow(imported, APR1_UTC)).isZero();
 
-      int snapshots = d.cold.table(imported).snapshots().size();
+      int snapshots = d.cold.createTable(imported).snapshots().size();
       ImportResult rerun =
           catalog.importHistory(
               imported.name(),
@@ -133,7 +133,7 @@ class ImportHistoryIT {
       assertThat(rerun.stored()).isZero();
       assertThat(rerun.commits()).isZero();
       assertThat(rerun.watermarkAfter()).isEqualTo(APR1_UTC);
-      assertThat(d.cold.table(imported).snapshots()).hasSize(snapshots);
+      assertThat(d.cold.createTable(imported).snapshots()).hasSize(snapshots);
 
       // maintenance afterwards is healthy: the empty headroom partitions below W hold nothing
       assertThat(catalog.archive(now, 8).healthy()).isTrue();
@@ -190,13 +190,13 @@ class ImportHistoryIT {
       assertThat(result.inserted()).isEqualTo(rows.size());
       assertThat(result.chunks()).isGreaterThan(3);
       assertThat(result.commits()).isEqualTo(result.chunks());
-      for (var snapshot : d.cold.table(table).snapshots()) {
+      for (var snapshot : d.cold.createTable(table).snapshots()) {
         assertThat(snapshot.meterstoreOperation()).isEqualTo("archive");
       }
       // the gas day of 1 April ends at 04:00 UTC on the 2nd: W is the end of that UTC day
       assertThat(result.watermarkAfter()).isEqualTo(Instant.parse("2026-04-03T00:00:00Z"));
       List<Object[]> expected = ImportCsv.sorted(rows);
-      List<Object[]> actual = ImportCsv.sorted(d.cold.table(table).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
       assertThat(actual).hasSameSizeAs(expected);
       for (int i = 0; i < expected.size(); i++) {
         assertThat(actual.get(i)).containsExactly(expected.get(i));
@@ -264,7 +264,7 @@ class ImportHistoryIT {
               table.name(), ImportSource.of(csv("first.csv", table, dayOf(day, "1"))), now);
       assertThat(first.inserted()).isEqualTo(96);
       assertThat(first.watermarkAfter()).isEqualTo(day.plus(Duration.ofDays(1)));
-      int snapshots = d.cold.table(table).snapshots().size();
+      int snapshots = d.cold.createTable(table).snapshots().size();
 
       Path restated = csv("restated.csv", table, dayOf(day, "2")); // same versions, new values
       assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(restated), now))
@@ -272,7 +272,7 @@ class ImportHistoryIT {
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
           .hasMessageContaining("stored with another value");
-      assertThat(d.cold.table(table).snapshots()).hasSize(snapshots);
+      assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
     }
   }
 
@@ -299,7 +299,7 @@ class ImportHistoryIT {
   }
 
   private static void assertNothingWritten(TableDefinition table) {
-    assertThat(d.cold.table(table).snapshots()).isEmpty();
+    assertThat(d.cold.createTable(table).snapshots()).isEmpty();
     assertThat(d.hot.partitions().floor(table)).isEqualTo(Instant.EPOCH);
   }
 

@@ -80,7 +80,7 @@ class ImportParquetIT {
           catalog.importHistory(csv.name(), ImportSource.of(csvFile), NOW, options);
       assertThat(expected.inserted()).isEqualTo(rows.size());
       assertThat(expected.chunks()).isGreaterThan(1);
-      List<Object[]> stored = ImportCsv.sorted(d.cold.table(csv).read());
+      List<Object[]> stored = ImportCsv.sorted(d.cold.createTable(csv).read());
       assertThat(stored).hasSameSizeAs(rows);
 
       for (var c :
@@ -98,7 +98,7 @@ class ImportParquetIT {
             .usingRecursiveComparison()
             .ignoringFields("table")
             .isEqualTo(expected);
-        assertSameRows(ImportCsv.sorted(d.cold.table(t).read()), stored);
+        assertSameRows(ImportCsv.sorted(d.cold.createTable(t).read()), stored);
         assertThat(d.hot.partitions().floor(t)).isEqualTo(d.hot.partitions().floor(csv));
       }
     }
@@ -119,7 +119,7 @@ class ImportParquetIT {
       Instant end = FIRST_DAY.plus(Duration.ofDays(DAYS));
       assertThat(catalog.archive(end.plus(LAG), 10_000).healthy()).isTrue();
       assertThat(catalog.coldTable(archived.name()).watermark()).isAfterOrEqualTo(end);
-      List<Object[]> expected = ImportCsv.sorted(d.cold.table(archived).read());
+      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(archived).read());
       assertThat(expected).hasSize(readings.size());
 
       List<Path> dataFiles = dataFiles(archived);
@@ -136,7 +136,7 @@ class ImportParquetIT {
         inserted += r.inserted();
       }
       assertThat(inserted).isEqualTo(expected.size());
-      assertSameRows(ImportCsv.sorted(d.cold.table(copy).read()), expected);
+      assertSameRows(ImportCsv.sorted(d.cold.createTable(copy).read()), expected);
     }
   }
 
@@ -217,7 +217,7 @@ class ImportParquetIT {
   }
 
   private static void assertNothingWritten(TableDefinition table) {
-    assertThat(d.cold.table(table).snapshots()).isEmpty();
+    assertThat(d.cold.createTable(table).snapshots()).isEmpty();
     assertThat(d.hot.partitions().floor(table)).isEqualTo(Instant.EPOCH);
   }
 

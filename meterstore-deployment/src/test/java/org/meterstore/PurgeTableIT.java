@@ -68,7 +68,7 @@ class PurgeTableIT {
   @Order(1)
   void aWrongConfirmationOrAnUnknownTableTouchesNothing() throws Exception {
     long relations = relations("eins");
-    long snapshot = d.cold.table(EINS).icebergTable().currentSnapshot().snapshotId();
+    long snapshot = d.cold.createTable(EINS).icebergTable().currentSnapshot().snapshotId();
 
     assertRefused(
         () -> catalog.purgeTable("eins", "zwei"), "purge confirmation", "nothing was purged");
@@ -80,7 +80,7 @@ class PurgeTableIT {
 
     assertThat(relations("eins")).isEqualTo(relations).isGreaterThan(2);
     assertThat(d.cold.catalog().tableExists(d.cold.identifier("eins"))).isTrue();
-    assertThat(d.cold.table(EINS).icebergTable().currentSnapshot().snapshotId())
+    assertThat(d.cold.createTable(EINS).icebergTable().currentSnapshot().snapshotId())
         .isEqualTo(snapshot);
     assertThat(dataFiles("eins")).isNotEmpty();
   }
@@ -90,7 +90,7 @@ class PurgeTableIT {
   void theRightConfirmationDestroysBothTiersOfThatTableOnly() throws Exception {
     long zweiHot = d.scalar("SELECT count(*) FROM meterstore.zwei");
     long zweiRelations = relations("zwei");
-    Instant zweiWatermark = d.cold.table(ZWEI).watermark();
+    Instant zweiWatermark = d.cold.createTable(ZWEI).watermark();
     List<String> detached = detachedPartitions("eins");
     assertThat(detached).contains("eins_2026_01_01_0000", "eins_2026_01_02_0000");
 
@@ -108,7 +108,7 @@ class PurgeTableIT {
 
     assertThat(d.scalar("SELECT count(*) FROM meterstore.zwei")).isEqualTo(zweiHot);
     assertThat(relations("zwei")).isEqualTo(zweiRelations);
-    assertThat(d.cold.table(ZWEI).watermark()).isEqualTo(zweiWatermark);
+    assertThat(d.cold.createTable(ZWEI).watermark()).isEqualTo(zweiWatermark);
     assertThat(dataFiles("zwei")).isNotEmpty();
 
     PurgeResult again = catalog.purgeTable("eins", "eins");

@@ -65,11 +65,13 @@ class RefusalsIT {
     assertThat(refused.failure().orElseThrow().kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
     assertThat(refused.failure().orElseThrow().getMessage()).contains("uebrig_2026_03_02_0000");
     assertThat(refused.counts().windowsArchived()).isEqualTo(1);
-    assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-02T00:00:00Z"));
+    assertThat(d.cold.createTable(table).watermark())
+        .isEqualTo(Instant.parse("2026-03-02T00:00:00Z"));
 
     TableOutcome resumed = loop.runOnce(NOW).row("uebrig").orElseThrow();
     assertThat(resumed.status()).isEqualTo(Status.ARCHIVED);
-    assertThat(d.cold.table(table).watermark()).isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
+    assertThat(d.cold.createTable(table).watermark())
+        .isEqualTo(Instant.parse("2026-03-05T00:00:00Z"));
   }
 
   @Test

@@ -75,7 +75,7 @@ class TenDaysOfMaintenanceIT {
       Arrivals arrivals = new Arrivals(workload);
       MeterCatalog catalog = d.catalog(List.of(table), otel);
       MaintenanceBuilder loop = catalog.maintenance();
-      ColdTable cold = d.cold.table(table);
+      ColdTable cold = d.cold.createTable(table);
 
       Instant now = Instant.parse("2026-03-03T12:00:00Z");
       Instant lastW = cold.watermark();

@@ -130,8 +130,8 @@ class ThreeProcessesIT {
       try (MeterCatalog catalog = d.catalog(tables, OpenTelemetry.noop())) {
         for (TableDefinition t : tables) {
           ReferenceModel model = models.get(t.name());
-          assertThat(d.cold.table(t).watermark()).as("W of %s", t.name()).isEqualTo(w);
-          ArchiveCommits.assertEachWindowOnce(d.cold.table(t), w);
+          assertThat(d.cold.createTable(t).watermark()).as("W of %s", t.name()).isEqualTo(w);
+          ArchiveCommits.assertEachWindowOnce(d.cold.createTable(t), w);
           assertThat(d.tiers(t)).isEqualTo(Tally.expected(t, model));
           ModelQuery.assertAgrees(catalog, t, model);
           assertThat(d.hot.partitions().countRowsBelow(t, w)).isZero();

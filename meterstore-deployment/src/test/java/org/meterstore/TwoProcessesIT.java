@@ -95,7 +95,7 @@ class TwoProcessesIT {
     assertThat(rows).allMatch(r -> r[5].equals("0"));
     assertThat(rows).anyMatch(r -> r[3].equals("LEASE_CONTENDED"));
     int windows = rows.stream().mapToInt(r -> Integer.parseInt(r[4])).sum();
-    ColdTable cold = d.cold.table(table);
+    ColdTable cold = d.cold.createTable(table);
     List<SnapshotInfo> archives = archives(cold);
     assertThat(archives).hasSize(windows);
     assertThat(archives.stream().map(SnapshotInfo::watermark).distinct()).hasSize(windows);
@@ -121,7 +121,7 @@ class TwoProcessesIT {
           }
         };
     Instant now = Instant.parse("2026-03-06T06:00:00Z");
-    ColdTable cold = d.cold.table(table);
+    ColdTable cold = d.cold.createTable(table);
 
     TableOutcome lost =
         FaultInjection.during(terminateOnce, () -> loop.runOnce(now)).row("verlust").orElseThrow();

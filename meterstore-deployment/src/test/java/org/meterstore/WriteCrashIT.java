@@ -161,7 +161,7 @@ class WriteCrashIT {
     crashing.kill();
 
     // exactly what had landed is stored, each version in one tier, nothing in PostgreSQL below W
-    Instant w = d.cold.table(table).watermark();
+    Instant w = d.cold.createTable(table).watermark();
     assertThat(w).isEqualTo(c.watermarkAtCrash());
     List<Reading> landed = batch.stream().filter(r -> c.landed().landed.test(r)).toList();
     if (!landed.isEmpty()) {
@@ -233,8 +233,8 @@ class WriteCrashIT {
 
   private static void assertCompleted(TableDefinition table, ReferenceModel model)
       throws Exception {
-    assertThat(d.cold.table(table).watermark()).isEqualTo(FINAL_W);
-    ArchiveCommits.assertEachWindowOnce(d.cold.table(table), FINAL_W);
+    assertThat(d.cold.createTable(table).watermark()).isEqualTo(FINAL_W);
+    ArchiveCommits.assertEachWindowOnce(d.cold.createTable(table), FINAL_W);
     assertThat(d.tiers(table)).isEqualTo(Tally.expected(table, model));
     assertThat(d.hot.partitions().countRowsBelow(table, FINAL_W)).isZero();
     assertThat(d.hot.partitions().list(table))

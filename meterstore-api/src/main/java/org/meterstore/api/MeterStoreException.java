@@ -45,6 +45,24 @@ public class MeterStoreException extends RuntimeException {
         ErrorKind.INVALID_INPUT, "Invalid " + field + ": " + quote(value) + " (" + rule + ")");
   }
 
+  /**
+   * The {@link ErrorKind#CONFIG} error for a configured table that does not exist in a tier: it was
+   * purged, or never created. Reading, writing or maintaining such a table never creates it; the
+   * message says the two ways out, in the operator's words.
+   *
+   * @param where the tier and the relation, e.g. {@code "the hot tier (meterstore.strom)"}
+   */
+  public static MeterStoreException tableMissing(String table, String where) {
+    return new MeterStoreException(
+        ErrorKind.CONFIG,
+        "Table "
+            + table
+            + " does not exist in "
+            + where
+            + ": it was purged or never created. Remove it from the configuration file, or"
+            + " create it (again) with 'meterstore create'");
+  }
+
   private static String quote(Object value) {
     if (value == null) {
       return "null";

@@ -196,6 +196,7 @@ final class ArchivalBench {
   /** Makes the window's partition, detached and constraint-free, and COPYs the window's rows in. */
   private static String fill(Deployment d, Dataset data) throws Exception {
     d.hot.createTables(List.of(TABLE), NOW);
+    d.cold.createTable(TABLE);
     d.hot.partitions().ensure(TABLE, DAY, DAY.plus(Duration.ofDays(1)));
     String partition = null;
     for (PartitionInfo info : d.hot.partitions().list(TABLE)) {

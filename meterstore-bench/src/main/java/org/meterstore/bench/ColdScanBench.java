@@ -51,7 +51,7 @@ final class ColdScanBench {
         Timing.seconds(
             () ->
                 d.cold
-                    .table(t)
+                    .createTable(t)
                     .archive(
                         new ArchiveRequest(from, QueryBench.W, QueryBench.NOW, 1),
                         data.singleVersionRows(t, QueryBench.NOW, from, QueryBench.W)));

@@ -45,6 +45,7 @@ final class LatencyBench {
     int meters = p.latencyBatches();
     Dataset data = new Dataset(meters, SETTLED, 10, 0, 0, 0, p.seed());
     d.hot.createTables(List.of(TABLE), NOW);
+    d.cold.createTable(TABLE);
     for (int day = 0; day < 2; day++) {
       for (int m = 0; m < Math.min(meters, 50); m++) {
         d.hot.write(TABLE, data.meterDay(m, SETTLED.plusDays(day)).originals(), NOW);

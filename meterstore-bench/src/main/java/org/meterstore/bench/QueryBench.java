@@ -63,7 +63,7 @@ final class QueryBench {
         Timing.seconds(
             () ->
                 d.cold
-                    .table(TABLE)
+                    .createTable(TABLE)
                     .archive(
                         new ArchiveRequest(COLD_FROM, W, NOW, 1),
                         data.rows(TABLE, NOW, COLD_FROM, W)));

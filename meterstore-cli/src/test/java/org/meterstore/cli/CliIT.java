@@ -28,6 +28,7 @@ import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.cli.demo.DemoMonth;
 import org.meterstore.cli.output.ExitCode;
 import org.meterstore.config.MeterStoreConfig;
@@ -365,8 +366,63 @@ class CliIT {
     assertThat(dataFiles("strom")).isNotEmpty();
   }
 
+  /**
+   * Issue #19 reproduction 5: after {@code purge}, with the table still in the file, status, a
+   * query, archival and maintenance used to re-create an empty Iceberg table and then say "call
+   * createTables first". Each now refuses, names the table and what to do, and creates nothing.
+   */
   @Test
   @Order(16)
+  void aPurgedTableStillInTheFileStaysPurgedAndEveryVerbSaysWhatToDo() throws Exception {
+    String remedy = "remove it from the configuration file, or run 'meterstore create'";
+
+    Cli.Run status = cli.run("--format", "json", "status", "--now", LATER_STILL);
+    assertThat(status.code()).as(status.toString()).isEqualTo(ExitCode.ERROR);
+    JsonNode problems = status.json().get("problems");
+    assertThat(problems).hasSize(1);
+    assertThat(problems.get(0).get("table").asText()).isEqualTo("gas");
+    assertThat(problems.get(0).get("problem").asText()).isEqualTo("missing");
+    assertThat(problems.get(0).get("detail").asText())
+        .contains("does not exist in either tier", "purged", remedy);
+    assertThat(status.err()).contains("table gas: missing").doesNotContain("createTables");
+
+    Cli.Run query = cli.run("query", "SELECT COUNT(*) FROM gas");
+    assertThat(query.code()).as(query.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(query.err().strip().lines()).hasSize(1);
+    assertThat(query.err())
+        .contains("Table gas does not exist", "purged", "'meterstore create'")
+        .doesNotContain("createTables", "\tat ");
+
+    Cli.Run archive = cli.run("--format", "json", "archive", "--now", LATER_STILL);
+    assertThat(archive.out() + archive.err())
+        .contains("Table gas does not exist")
+        .doesNotContain("createTables");
+    Cli.Run maintain = cli.run("maintain", "--once", "--now", LATER_STILL);
+    assertThat(maintain.out() + maintain.err())
+        .contains("Table gas does not exist")
+        .doesNotContain("createTables");
+
+    assertThat(hotRelations("gas")).isEmpty();
+    assertThat(dataFiles("gas")).isEmpty();
+    try (MeterCatalog catalog = open()) {
+      assertThat(catalog.cold().tableExists("gas")).as("no half-created store").isFalse();
+      assertThat(catalog.missingTiers("gas")).containsExactlyInAnyOrder(Tier.HOT, Tier.COLD);
+      assertThat(catalog.missingTiers("strom")).isEmpty();
+    }
+
+    Cli.Run check = cli.run("check");
+    assertThat(check.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(check.err()).contains("gas: missing in the hot and cold tier", "meterstore create");
+
+    Cli.Run create = cli.run("create", "--now", LATER_STILL);
+    assertThat(create.code()).as(create.toString()).isZero();
+    Cli.Run healthy = cli.run("--format", "json", "status", "--now", LATER_STILL);
+    assertThat(healthy.code()).as(healthy.toString()).isZero();
+    assertThat(healthy.json().get("problems")).isEmpty();
+  }
+
+  @Test
+  @Order(17)
   void aBadConfigurationFailsCheckNamingTheProblemWithoutTheSecret() throws IOException {
     Path bad = dir.resolve("bad.toml");
     String withSecret =
@@ -390,7 +446,8 @@ class CliIT {
     assertThat(env.code()).isEqualTo(ExitCode.ERROR);
     assertThat(env.err()).contains("METERSTORE_CLI_IT_UNSET_VARIABLE");
 
-    Files.writeString(bad, withSecret);
+    // The test server may trust every password, so the refusal comes from a closed port.
+    Files.writeString(bad, withSecret.replace(db.jdbcUrl(), "jdbc:postgresql://127.0.0.1:1/x"));
     Cli.Run refused = Cli.raw("", "--config", bad.toString(), "--format", "json", "check");
     assertThat(refused.code()).isIn(ExitCode.ERROR, ExitCode.RETRYABLE);
     assertThat(refused.out() + refused.err()).doesNotContain(SECRET);

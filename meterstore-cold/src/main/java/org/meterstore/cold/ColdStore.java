@@ -87,22 +87,54 @@ public final class ColdStore implements AutoCloseable {
   }
 
   /**
-   * The cold table of {@code definition}, created when absent (never dropped or re-created). An
-   * existing table is checked: when its schema is compatible, a partition spec, sort order or
-   * format version other than the configured layout is refused; a table with schema drift opens (so
-   * its W stays readable) and refuses writes with {@code QUARANTINED}. Makes sure Iceberg's own
-   * commit retry is off ({@code commit.retry.num-retries=0}).
+   * The cold table of {@code definition}, which must exist: reading or maintaining a table never
+   * creates it, so a purged table stays purged. The table is checked: when its schema is
+   * compatible, a partition spec, sort order or format version other than the configured layout is
+   * refused; a table with schema drift opens (so its W stays readable) and refuses writes with
+   * {@code QUARANTINED}. Makes sure Iceberg's own commit retry is off ({@code
+   * commit.retry.num-retries=0}).
+   *
+   * @throws MeterStoreException {@code CONFIG} when the table does not exist (purged, or never
+   *     created: the message says what to do) or names each layout difference; {@code STORAGE} when
+   *     the catalog fails
+   */
+  public ColdTable table(TableDefinition definition) {
+    TableIdentifier id = identifier(definition.name());
+    probe.check(id, definition.name()); // the catalog's existence check reads metadata too
+    if (!exists(id)) {
+      throw MeterStoreException.tableMissing(
+          definition.name(), "the cold tier (Iceberg table " + id + ")");
+    }
+    return open(definition, id);
+  }
+
+  /**
+   * The cold table of {@code definition}, created when absent (never dropped or re-created), then
+   * opened and checked as {@link #table} does. Only table creation calls this.
    *
    * @throws MeterStoreException {@code CONFIG} naming the table and each layout difference; {@code
    *     STORAGE} when the catalog fails
    */
-  public ColdTable table(TableDefinition definition) {
+  public ColdTable createTable(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    TableAccess access = new TableAccess(catalog, id, definition.name(), probe);
-    probe.check(id, definition.name()); // the catalog's existence check reads metadata too
+    probe.check(id, definition.name());
     if (!exists(id)) {
       create(definition, id);
     }
+    return open(definition, id);
+  }
+
+  /**
+   * Whether {@code tableName}'s cold table exists: false before table creation and after a purge.
+   *
+   * @throws MeterStoreException {@code STORAGE} when the catalog fails
+   */
+  public boolean tableExists(String tableName) {
+    return exists(identifier(tableName));
+  }
+
+  private ColdTable open(TableDefinition definition, TableIdentifier id) {
+    TableAccess access = new TableAccess(catalog, id, definition.name(), probe);
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());
     DriftReport drift = new IcebergColdTable(access, definition, settings(), counter).checkDrift();
     if (drift.isCompatible()) {

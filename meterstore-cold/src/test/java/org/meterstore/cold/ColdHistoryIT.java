@@ -64,7 +64,7 @@ class ColdHistoryIT {
 
   @Test
   void watermarkAtReadsTheWatermarkEachSnapshotCarriesOrInherits() {
-    ColdTable table = store.table(TableDefinition.interval("at_snapshot"));
+    ColdTable table = store.createTable(TableDefinition.interval("at_snapshot"));
     long first = archive(table, DAY1, DAY2, 2, 1).snapshotId();
     long second = archive(table, DAY2, DAY3, 1, 2).snapshotId();
     long foreign =
@@ -88,7 +88,7 @@ class ColdHistoryIT {
 
   @Test
   void archivalCommitsAreTheTwoArchivesNotTheCorrectionNorAForeignCommit() {
-    ColdTable table = store.table(TableDefinition.interval("commits"));
+    ColdTable table = store.createTable(TableDefinition.interval("commits"));
     ArchiveResult first = archive(table, DAY1, DAY2, 2, 1);
     ArchiveResult second = archive(table, DAY2, DAY3, 1, 2);
     CorrectionResult correction =
@@ -121,7 +121,7 @@ class ColdHistoryIT {
 
   @Test
   void aHoleInTheHistoryIsAnInvariantViolationNeverTheEpoch() {
-    ColdTable table = store.table(TableDefinition.interval("hole"));
+    ColdTable table = store.createTable(TableDefinition.interval("hole"));
     long carrier = archive(table, DAY1, DAY2, 2, 1).snapshotId();
     Table iceberg = table.icebergTable();
     long foreign =
@@ -152,7 +152,7 @@ class ColdHistoryIT {
 
   @Test
   void aViewStaysOnItsSnapshotWhileLaterCommitsLand() throws IOException {
-    ColdTable table = store.table(TableDefinition.interval("pinned"));
+    ColdTable table = store.createTable(TableDefinition.interval("pinned"));
     long pinned = archive(table, DAY1, DAY2, 2, 1).snapshotId();
     SnapshotView view = table.view(SnapshotSelector.current());
     archive(table, DAY2, DAY3, 1, 2);
@@ -182,14 +182,17 @@ class ColdHistoryIT {
   @Test
   void aViewOfATableWithoutSnapshotsIsEmptyAtTheEpoch() throws IOException {
     SnapshotView view =
-        store.table(TableDefinition.interval("empty")).view(SnapshotSelector.current());
+        store.createTable(TableDefinition.interval("empty")).view(SnapshotSelector.current());
 
     assertThat(view.snapshotId()).isEmpty();
     assertThat(view.watermark()).isEqualTo(Instant.EPOCH);
     assertThat(view.dataFiles()).isEmpty();
     assertThat(count(view.readRecords(Expressions.alwaysTrue(), List.of("from")))).isZero();
     assertThatThrownBy(
-            () -> store.table(TableDefinition.interval("empty")).view(SnapshotSelector.tag("x")))
+            () ->
+                store
+                    .createTable(TableDefinition.interval("empty"))
+                    .view(SnapshotSelector.tag("x")))
         .isInstanceOfSatisfying(
             MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.QUERY))
         .hasMessageContaining("tag x");

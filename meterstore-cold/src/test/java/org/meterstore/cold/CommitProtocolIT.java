@@ -71,7 +71,7 @@ class CommitProtocolIT {
   @Test
   void twoArchiversRacingOneWindowCommitItOnceAndTheOtherLosesTheRace() throws Exception {
     TableDefinition def = TableDefinition.interval("race");
-    ColdTable a = store.table(def);
+    ColdTable a = store.createTable(def);
     ColdTable b = second.table(def);
     CyclicBarrier bothWritten = new CyclicBarrier(2);
     AtomicInteger arrivals = new AtomicInteger();
@@ -103,7 +103,7 @@ class CommitProtocolIT {
   @Test
   void aStaleArchiverAbortsWithoutWritingWhenTheWinnerAlreadyMovedTheWatermark() {
     TableDefinition def = TableDefinition.interval("stale");
-    ColdTable loser = store.table(def);
+    ColdTable loser = store.createTable(def);
     ColdTable winner = second.table(def);
     intercept(
         loser,
@@ -124,7 +124,7 @@ class CommitProtocolIT {
   @Test
   void aCommitRefusedByAForeignCommitIsRetriedWithARederivedSummary() {
     TableDefinition def = TableDefinition.interval("rederived");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     ColdTable foreign = second.table(def);
     AtomicInteger calls = new AtomicInteger();
     intercept(
@@ -151,7 +151,7 @@ class CommitProtocolIT {
   @Test
   void aRefusedCommitDeletesItsDataFilesAndGivesUpAfterTheLastAttempt() throws IOException {
     TableDefinition def = TableDefinition.interval("refused");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     AtomicInteger attempts = new AtomicInteger();
     intercept(
         table,
@@ -176,7 +176,7 @@ class CommitProtocolIT {
   @Test
   void aCommitThatLandedBeforeItsStateBecameUnknownIsLearnedAndItsFilesKept() {
     TableDefinition def = TableDefinition.interval("unknown_landed");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     intercept(
         table,
         (base, next, commit) -> {
@@ -198,7 +198,7 @@ class CommitProtocolIT {
   @Test
   void aCommitThatDidNotLandIsLearnedItsFilesKeptAndTheNextAttemptCommits() {
     TableDefinition def = TableDefinition.interval("unknown_lost");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     AtomicInteger calls = new AtomicInteger();
     intercept(
         table,
@@ -223,7 +223,7 @@ class CommitProtocolIT {
   @Test
   void unknownOnEveryAttemptFailsAndKeepsEveryFileForOrphanRemoval() {
     TableDefinition def = TableDefinition.interval("unknown_always");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     intercept(
         table,
         (base, next, commit) -> {
@@ -241,7 +241,7 @@ class CommitProtocolIT {
   @Test
   void anArchiverWhoseLeaseIsLostBeforeCommittingCommitsNothing() {
     TableDefinition def = TableDefinition.interval("lease_lost");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
 
     ArchiveResult result = table.archive(WINDOW, rows(def), () -> false);
 

@@ -67,7 +67,7 @@ class JdbcCatalogIT {
 
   @Test
   void anEmptyTableHasTheEpochAsWatermark() {
-    ColdTable table = store.table(TableDefinition.interval("empty_table"));
+    ColdTable table = store.createTable(TableDefinition.interval("empty_table"));
     assertThat(table.watermark()).isEqualTo(Instant.EPOCH);
     assertThat(table.snapshots()).isEmpty();
   }
@@ -75,7 +75,7 @@ class JdbcCatalogIT {
   @Test
   void archivesAWindowAndReadsBackEveryRowWithTheWatermarkAndSummary() {
     TableDefinition def = TableDefinition.interval("lastgang");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     List<Object[]> rows = ColdFixtures.rows(def, 3, DAY1, DAY2, 15);
 
     ArchiveResult result = table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 7), rows);
@@ -134,7 +134,7 @@ class JdbcCatalogIT {
   @Test
   void everyParquetFileIsSortedByMaloAndFrom() throws IOException {
     TableDefinition def = TableDefinition.interval("sorted_files");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 4, DAY1, DAY2, 15));
     Table iceberg = table.icebergTable();
@@ -159,7 +159,7 @@ class JdbcCatalogIT {
     TableDefinition def =
         TableDefinition.interval("layout")
             .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
-    Table t = store.table(def).icebergTable();
+    Table t = store.createTable(def).icebergTable();
     assertThat(t.spec().fields()).hasSize(2);
     assertThat(t.spec().fields().get(0).transform().toString()).isEqualTo("identity");
     assertThat(t.schema().findColumnName(t.spec().fields().get(0).sourceId())).isEqualTo("tenant");
@@ -183,7 +183,7 @@ class JdbcCatalogIT {
     TableDefinition def =
         TableDefinition.interval("mandanten")
             .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     Instant from = Instant.parse("2026-01-31T00:00:00Z");
     Instant to = Instant.parse("2026-02-02T00:00:00Z");
     List<Object[]> plain =
@@ -236,7 +236,7 @@ class JdbcCatalogIT {
                 PartitionSpec.builderFor(schema).day("from").build(),
                 Map.of("format-version", "2"));
     assertThat(SortedChunkWriter.monthly(daily, def)).isFalse();
-    Table monthly = store.table(TableDefinition.interval("monthly_spec")).icebergTable();
+    Table monthly = store.createTable(TableDefinition.interval("monthly_spec")).icebergTable();
     assertThat(SortedChunkWriter.monthly(monthly, def)).isTrue();
   }
 
@@ -251,7 +251,7 @@ class JdbcCatalogIT {
             schema,
             PartitionSpec.builderFor(schema).day("from").build(),
             Map.of("format-version", "2"));
-    assertThatThrownBy(() -> store.table(def))
+    assertThatThrownBy(() -> store.createTable(def))
         .isInstanceOfSatisfying(
             MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG))
         .hasMessageContaining("foreign_spec")
@@ -262,10 +262,10 @@ class JdbcCatalogIT {
   @Test
   void reopeningATableKeepsItsHistory() {
     TableDefinition def = TableDefinition.interval("reopened");
-    ColdTable first = store.table(def);
+    ColdTable first = store.createTable(def);
     first.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 1, DAY1, DAY2, 60));
-    ColdTable again = store.table(def);
+    ColdTable again = store.createTable(def);
     assertThat(again.snapshots()).hasSize(1);
     assertThat(again.watermark()).isEqualTo(DAY2);
   }
@@ -273,7 +273,7 @@ class JdbcCatalogIT {
   @Test
   void aRowOutsideTheWindowCommitsNothingAndLeavesNoFiles() throws IOException {
     TableDefinition def = TableDefinition.interval("outside");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     List<Object[]> rows = new ArrayList<>(ColdFixtures.rows(def, 2, DAY1, DAY2, 15));
     rows.addAll(ColdFixtures.rows(def, 1, DAY2, DAY2.plusSeconds(900), 15));
 

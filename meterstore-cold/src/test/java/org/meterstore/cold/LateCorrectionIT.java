@@ -58,7 +58,7 @@ class LateCorrectionIT {
   /** Two meters, hourly quarter-hours of day 1, archived: W = day 2. */
   private ColdTable archived(String name) {
     TableDefinition def = TableDefinition.interval(name);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
     return table;
@@ -193,7 +193,7 @@ class LateCorrectionIT {
   @Test
   void aRedeliveryRacingTheSameCorrectionIsReclassifiedAsADuplicateOnRetry() {
     ColdTable table = archived("racing_redelivery");
-    ColdTable other = store.table(table.definition());
+    ColdTable other = store.createTable(table.definition());
     StoredReading correction = stored(malo(1), HOUR1, "99.5", "20260105000000");
     long rows = ColdFixtures.count(table.read());
     AtomicBoolean raced = new AtomicBoolean();

@@ -45,7 +45,7 @@ class OrphanFileIT {
 
   private ColdTable archived(String name) {
     TableDefinition def = TableDefinition.interval(name);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
     ForeignEngine.compact(table.icebergTable(), def);
@@ -112,7 +112,7 @@ class OrphanFileIT {
     assertThat(report.referencedFiles()).isPositive();
     assertThat(ColdFixtures.canonical(table.read())).isEqualTo(rows);
     assertThat(table.watermark()).isEqualTo(DAY2);
-    assertThat(store.table(table.definition()).snapshots()).hasSize(1);
+    assertThat(store.createTable(table.definition()).snapshots()).hasSize(1);
     OrphanReport again = table.removeOrphanFiles(NOW, SAFETY, false);
     assertThat(again.deleted()).isEmpty();
   }

@@ -56,7 +56,7 @@ class RestCatalogIT {
   @Test
   void archivesThroughTheRestCatalogAndReadsBackRowsAndWatermark() {
     TableDefinition def = TableDefinition.interval("rest_lastgang");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     assertThat(table.watermark()).isEqualTo(java.time.Instant.EPOCH);
     List<Object[]> day1 = ColdFixtures.rows(def, 2, DAY1, DAY2, 30);
     List<Object[]> day2 = ColdFixtures.rows(def, 2, DAY2, DAY3, 30);
@@ -78,7 +78,7 @@ class RestCatalogIT {
   @Test
   void aSecondArchiverOfTheSameWindowLosesTheRaceThroughRest() {
     TableDefinition def = TableDefinition.interval("rest_race");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     List<Object[]> rows = ColdFixtures.rows(def, 1, DAY1, DAY2, 60);
     table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 1), rows);
 

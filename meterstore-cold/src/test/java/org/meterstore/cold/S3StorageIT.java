@@ -68,7 +68,7 @@ class S3StorageIT {
   @Test
   void archivesToS3AndReadsBackRowsAndWatermark() {
     TableDefinition def = TableDefinition.interval("s3_lastgang");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     List<Object[]> rows = ColdFixtures.rows(def, 3, DAY1, DAY2, 30);
 
     ArchiveResult result = table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 1), rows);
@@ -82,7 +82,7 @@ class S3StorageIT {
   @Test
   void listsTheBucketPrefixForOrphanRemoval() {
     TableDefinition def = TableDefinition.interval("s3_orphans");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 1, DAY1, DAY2, 60));
 

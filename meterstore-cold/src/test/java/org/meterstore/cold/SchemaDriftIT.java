@@ -54,11 +54,11 @@ class SchemaDriftIT {
   /** A table with day 1 archived, evolved by {@code operator}; returns it reopened. */
   private ColdTable evolved(String name, Consumer<Table> operator) {
     TableDefinition def = TableDefinition.interval(name);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 1, DAY1, DAY2, 60));
     operator.accept(table.icebergTable());
-    return store.table(def);
+    return store.createTable(def);
   }
 
   private static void assertAcceptedAndStillArchives(ColdTable table, String note) {
@@ -186,12 +186,12 @@ class SchemaDriftIT {
   @Test
   void declaringAnIdentityColumnQuarantines() {
     TableDefinition plain = TableDefinition.interval("declared");
-    ColdTable table = store.table(plain);
+    ColdTable table = store.createTable(plain);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(plain, 1, DAY1, DAY2, 60));
 
     ColdTable withTenant =
-        store.table(plain.withExtraColumns(List.of(ExtraColumn.identity("tenant"))));
+        store.createTable(plain.withExtraColumns(List.of(ExtraColumn.identity("tenant"))));
 
     assertThat(withTenant.checkDrift().reasons())
         .anyMatch(r -> r.contains("required column tenant is not in the cold table"));
@@ -207,9 +207,9 @@ class SchemaDriftIT {
     TableDefinition withTenant =
         TableDefinition.interval("undeclared")
             .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
-    store.table(withTenant);
+    store.createTable(withTenant);
 
-    ColdTable plain = store.table(TableDefinition.interval("undeclared"));
+    ColdTable plain = store.createTable(TableDefinition.interval("undeclared"));
 
     assertThat(plain.checkDrift().verdict()).isEqualTo(DriftVerdict.QUARANTINED);
     assertThat(plain.checkDrift().reasons())
@@ -219,7 +219,7 @@ class SchemaDriftIT {
   @Test
   void aColdTableThatCannotReportItsSchemaIsNotCompatible() throws Exception {
     TableDefinition def = TableDefinition.interval("unreadable");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     Table iceberg = table.icebergTable();
     String metadata = ((HasTableOperations) iceberg).operations().current().metadataFileLocation();
     Files.delete(Path.of(URI.create(metadata.replaceFirst("^file:/+", "file:///"))));

@@ -56,7 +56,7 @@ class SnapshotAndExpiryIT {
   /** Four snapshots: archive day 1, a correction, a foreign append, archive day 2. */
   private ColdTable history(String name) {
     TableDefinition def = TableDefinition.interval(name);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
     table.appendCorrections(List.of(stored(malo(7), DAY1, "3", "20260105000000")), NOW);
@@ -97,7 +97,7 @@ class SnapshotAndExpiryIT {
   @Test
   void aTaggedSnapshotSurvivesExpiryAndReadsBackRowForRow() {
     TableDefinition def = TableDefinition.interval("pinned");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 3, DAY1, DAY2, 30));
     long pinned = table.tagSnapshot("settlement-2026-01");

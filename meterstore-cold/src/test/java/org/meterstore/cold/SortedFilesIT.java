@@ -61,7 +61,7 @@ class SortedFilesIT {
 
   private ColdTable table(TestDatabase db, String name, int chunkRows) {
     store = ColdStore.open(ColdFixtures.jdbc(db, warehouse).withChunkRows(chunkRows));
-    return store.table(TableDefinition.interval(name));
+    return store.createTable(TableDefinition.interval(name));
   }
 
   @Test

@@ -52,7 +52,7 @@ class WatermarkIT {
 
   private ColdTable archivedDay1(String name) {
     TableDefinition def = TableDefinition.interval(name);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
     return table;
@@ -102,7 +102,7 @@ class WatermarkIT {
   void aForeignCommitLandingRightAfterTheRestampCannotStrandTheWatermark() {
     ColdTable table = archivedDay1("restamp_then_foreign");
     ForeignEngine.compact(table.icebergTable(), table.definition());
-    ColdTable foreign = store.table(table.definition());
+    ColdTable foreign = store.createTable(table.definition());
     AtomicBoolean once = new AtomicBoolean();
     ((IcebergColdTable) table)
         .access()
@@ -182,7 +182,7 @@ class WatermarkIT {
   void reassertCanNeverMoveTheWatermarkBackWhenAnArchivalWinsMeanwhile() {
     ColdTable table = archivedDay1("reassert_race");
     ForeignEngine.compact(table.icebergTable(), table.definition());
-    ColdTable archiver = store.table(table.definition());
+    ColdTable archiver = store.createTable(table.definition());
     AtomicBoolean raced = new AtomicBoolean();
     ((IcebergColdTable) table)
         .access()

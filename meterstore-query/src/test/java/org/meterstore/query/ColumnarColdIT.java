@@ -82,7 +82,7 @@ class ColumnarColdIT {
                             "secret-key")))) {
       hot.createTables(List.of(def), now);
       List<Reading> readings = hourly(3, DAY1, DAY3, "20260105000000");
-      cold.table(def)
+      cold.createTable(def)
           .archive(
               new ArchiveRequest(DAY1, DAY3, now, 1),
               readings.stream().map(r -> StoredRow.of(def, StoredReading.accept(r, now))).toList());

@@ -1,15 +1,12 @@
 package org.meterstore.cli.command;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
-import org.meterstore.api.ErrorKind;
-import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.ExitCode;
@@ -39,8 +36,9 @@ final class CheckCommand extends Verb {
     try (MeterCatalog catalog =
         MeterStores.open(config, io.opentelemetry.api.OpenTelemetry.noop())) {
       for (TableDefinition t : catalog.tables()) {
-        boolean hot = hotParentExists(catalog, t.name());
-        boolean cold = catalog.cold().catalog().tableExists(catalog.cold().identifier(t.name()));
+        Set<Tier> missing = catalog.missingTiers(t.name());
+        boolean hot = !missing.contains(Tier.HOT);
+        boolean cold = !missing.contains(Tier.COLD);
         String schema = "-";
         if (cold) {
           DriftReport drift = catalog.cold().table(t).checkDrift();
@@ -84,23 +82,5 @@ final class CheckCommand extends Verb {
       return ExitCode.ERROR;
     }
     return ExitCode.OK;
-  }
-
-  private static boolean hotParentExists(MeterCatalog catalog, String table) throws SQLException {
-    String sql =
-        "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
-            + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'p'";
-    try (Connection c = catalog.hot().dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, catalog.hot().schema());
-      ps.setString(2, table);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) > 0;
-      }
-    } catch (SQLException e) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE, "Cannot check the hot table " + table + ": " + e.getMessage(), e);
-    }
   }
 }

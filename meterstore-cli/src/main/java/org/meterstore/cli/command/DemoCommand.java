@@ -91,7 +91,7 @@ final class DemoCommand extends Verb {
       energy = DailyEnergy.query(catalog, tables, month);
       queryNanos = System.nanoTime() - queried;
     }
-    Rows problems = SystemTables.problems(tables);
+    Rows problems = SystemTables.problems(tables, java.util.Map.of());
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     Document timings =
         new Document()

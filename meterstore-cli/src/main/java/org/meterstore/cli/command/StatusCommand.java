@@ -2,7 +2,10 @@ package org.meterstore.cli.command;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
 import org.meterstore.MeterCatalog;
+import org.meterstore.api.reading.Tier;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.ExitCode;
 import org.meterstore.cli.output.Rows;
@@ -28,10 +31,12 @@ final class StatusCommand extends Verb {
   public Integer call() throws SQLException {
     Instant at = now.get();
     Rows tables;
+    Map<String, Set<Tier>> missing;
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
       tables = SystemTables.read(catalog, at);
+      missing = SystemTables.missing(catalog);
     }
-    Rows problems = SystemTables.problems(tables);
+    Rows problems = SystemTables.problems(tables, missing);
     boolean healthy = problems.size() == 0;
     root.print(
         new Document()

@@ -6,8 +6,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.meterstore.MeterCatalog;
+import org.meterstore.api.reading.Tier;
+import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.output.Rows;
 
 /**
@@ -34,14 +39,23 @@ final class SystemTables {
     }
   }
 
-  /** One problem per unhealthy table: columns {@code table}, {@code problem}, {@code detail}. */
-  static Rows problems(Rows tables) {
+  /**
+   * One problem per unhealthy table: columns {@code table}, {@code problem}, {@code detail}. A
+   * table missing from a tier ({@code missing}: purged, or never created) has that one problem
+   * only.
+   */
+  static Rows problems(Rows tables, Map<String, Set<Tier>> missing) {
     List<List<Object>> out = new ArrayList<>();
     for (int i = 0; i < tables.size(); i++) {
       if (Boolean.TRUE.equals(tables.get(i, "healthy"))) {
         continue;
       }
       String table = (String) tables.get(i, "table");
+      Set<Tier> absent = missing.getOrDefault(table, Set.of());
+      if (!absent.isEmpty()) {
+        out.add(List.of(table, "missing", missingDetail(absent)));
+        continue;
+      }
       long violations = number(tables.get(i, "invariant_violations"));
       long hotPartitions = number(tables.get(i, "hot_partitions"));
       long ahead = number(tables.get(i, "partitions_ahead"));
@@ -76,6 +90,26 @@ final class SystemTables {
       }
     }
     return new Rows(List.of("table", "problem", "detail"), out);
+  }
+
+  /** The tiers each declared table is missing from (empty sets for tables that exist). */
+  static Map<String, Set<Tier>> missing(MeterCatalog catalog) {
+    Map<String, Set<Tier>> missing = new LinkedHashMap<>();
+    for (TableDefinition t : catalog.tables()) {
+      missing.put(t.name(), catalog.missingTiers(t.name()));
+    }
+    return missing;
+  }
+
+  private static String missingDetail(Set<Tier> absent) {
+    String where =
+        absent.size() == 2
+            ? "in either tier"
+            : absent.contains(Tier.HOT) ? "in PostgreSQL (the cold table is left)" : "in Iceberg";
+    return "the table does not exist "
+        + where
+        + ": it was purged or never created; remove it from the configuration file, or run"
+        + " 'meterstore create' to create it (again, empty)";
   }
 
   private static long number(Object value) {

@@ -64,6 +64,13 @@ public interface Partitions {
   List<PartitionInfo> list(TableDefinition table);
 
   /**
+   * Whether {@code table}'s partitioned parent exists in this store's schema: false before {@code
+   * createTables} and after a purge. Every other method here refuses such a table with {@code
+   * CONFIG}, saying to remove it from the configuration or create it.
+   */
+  boolean tableExists(TableDefinition table);
+
+  /**
    * Detaches one attached (or, in {@link DetachMode#CONCURRENTLY} mode, half-detached) partition.
    *
    * @param name the partition's name as listed

@@ -98,7 +98,7 @@ public class TwoTiers implements AutoCloseable {
   }
 
   public ColdTable coldTable(TableDefinition def) {
-    return cold.table(def);
+    return cold.createTable(def);
   }
 
   /**
@@ -164,7 +164,7 @@ public class TwoTiers implements AutoCloseable {
   /** Rows and value sums per UTC day of {@code from} over both tiers' live rows. */
   public Map<LocalDate, Tally> tiers(TableDefinition table) throws SQLException {
     Map<LocalDate, Tally> days = new TreeMap<>();
-    try (CloseableIterable<Object[]> rows = cold.table(table).read()) {
+    try (CloseableIterable<Object[]> rows = cold.createTable(table).read()) {
       rows.forEach(row -> Tally.add(days, row));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -184,7 +184,7 @@ public class TwoTiers implements AutoCloseable {
   /** Rows in the cold table's current snapshot. */
   public long coldRows(TableDefinition table) {
     long n = 0;
-    try (CloseableIterable<Object[]> rows = cold.table(table).read()) {
+    try (CloseableIterable<Object[]> rows = cold.createTable(table).read()) {
       for (Object[] ignored : rows) {
         n++;
       }

@@ -85,13 +85,8 @@ public final class SqlArchivalSource implements ArchivalSource {
         .map(TableRegistry.Entry::archivalStep)
         .orElseThrow(
             () ->
-                new MeterStoreException(
-                    ErrorKind.INVALID_INPUT,
-                    "Cannot use table "
-                        + table.name()
-                        + ": it was not created in schema "
-                        + db.schema()
-                        + " (call createTables first)"));
+                MeterStoreException.tableMissing(
+                    table.name(), "the hot tier's registry (schema " + db.schema() + ")"));
   }
 
   private void requirePartition(TableDefinition table, String partition) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
@@ -50,22 +49,23 @@ public final class PartitionCatalog {
   /**
    * Fails unless {@code table}'s parent exists.
    *
-   * @throws MeterStoreException {@code INVALID_INPUT} naming the table and schema
+   * @throws MeterStoreException {@code CONFIG} naming the table and what to do (purged, or never
+   *     created)
    */
   public void requireParent(Connection c, TableDefinition table) throws SQLException {
+    if (!parentExists(c, table)) {
+      throw MeterStoreException.tableMissing(
+          table.name(), "the hot tier (" + SqlIdentifiers.qualified(schema, table.name()) + ")");
+    }
+  }
+
+  /** Whether {@code table}'s parent exists. */
+  public boolean parentExists(Connection c, TableDefinition table) throws SQLException {
     try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
       s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
       try (ResultSet rs = s.executeQuery()) {
         rs.next();
-        if (!rs.getBoolean(1)) {
-          throw new MeterStoreException(
-              ErrorKind.INVALID_INPUT,
-              "Cannot use table "
-                  + table.name()
-                  + ": it was not created in schema "
-                  + schema
-                  + " (call createTables first)");
-        }
+        return rs.getBoolean(1);
       }
     }
   }

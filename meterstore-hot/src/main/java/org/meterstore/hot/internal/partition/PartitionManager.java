@@ -147,6 +147,12 @@ public final class PartitionManager implements Partitions {
   }
 
   @Override
+  public boolean tableExists(TableDefinition table) {
+    return db.transaction(
+        () -> "look up table " + table.name(), c -> catalog.parentExists(c, table));
+  }
+
+  @Override
   public PartitionInfo detach(TableDefinition table, String name, DetachMode mode) {
     Instant lower = requireOwnName(table, name);
     known.forget(table.name(), lower);

@@ -2,7 +2,6 @@ package org.meterstore.hot.internal.partition;
 
 import java.time.Instant;
 import java.util.Optional;
-import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.schema.TableRegistry;
@@ -70,12 +69,7 @@ final class TableFloors {
   }
 
   private MeterStoreException notRegistered(TableDefinition table) {
-    return new MeterStoreException(
-        ErrorKind.INVALID_INPUT,
-        "Cannot record the floor of table "
-            + table.name()
-            + ": schema "
-            + db.schema()
-            + " holds its parent but no registry row (call createTables first)");
+    return MeterStoreException.tableMissing(
+        table.name(), "the hot tier's registry (schema " + db.schema() + ")");
   }
 }

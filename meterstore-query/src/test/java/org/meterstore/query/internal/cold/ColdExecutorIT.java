@@ -57,7 +57,7 @@ class ColdExecutorIT {
   static void fill(TestDatabase db) {
     store = ColdStore.open(TwoTiers.coldConfig(db.jdbcUrl(), db.user(), db.password(), warehouse));
     def = TableDefinition.interval("lastgang");
-    table = store.table(def);
+    table = store.createTable(def);
     ColdData.fill(table);
   }
 
@@ -260,7 +260,7 @@ class ColdExecutorIT {
   @Test
   void aMissingFileIsARetryableStorageError() throws Exception {
     TableDefinition broken = TableDefinition.interval("broken");
-    ColdTable t = store.table(broken);
+    ColdTable t = store.createTable(broken);
     ColdData.fill(t);
     SnapshotView view = ColdData.view(t);
     String location;
@@ -292,7 +292,7 @@ class ColdExecutorIT {
   @Test
   void theReaderSkipsRowGroupsByTheResidualFilter() {
     TableDefinition small = TableDefinition.interval("small_groups");
-    ColdTable t = store.table(small);
+    ColdTable t = store.createTable(small);
     t.icebergTable().updateProperties().set("write.parquet.row-group-size-bytes", "4096").commit();
     ColdData.fill(t);
     SnapshotView view = ColdData.view(t);

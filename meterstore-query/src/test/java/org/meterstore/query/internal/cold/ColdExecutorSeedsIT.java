@@ -57,7 +57,7 @@ class ColdExecutorSeedsIT {
   void resolvedRowsAndSumsEqualTheRecordPath(long seed) {
     Random random = new Random(seed);
     TableDefinition def = TableDefinition.interval("seed_" + seed);
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     Workload w =
         new Workload(
             2 + random.nextInt(5),

@@ -69,7 +69,7 @@ class ColdFallbackIT {
   @Test
   void aMonthWithADeleteFileIsReadAsRecordsAndResolved() throws IOException {
     TableDefinition def = TableDefinition.interval("with_deletes");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     ColdData.fill(table);
     deleteFirstRowsOfAMarchFile(table.icebergTable(), 50);
     SnapshotView view = ColdData.view(table);
@@ -109,7 +109,7 @@ class ColdFallbackIT {
   @Test
   void aSumBeyondALongStaysExact() {
     TableDefinition def = TableDefinition.interval("big_values");
-    ColdTable table = store.table(def);
+    ColdTable table = store.createTable(def);
     Instant from = Instant.parse("2026-01-01T00:00:00Z");
     Instant to = Instant.parse("2026-01-02T00:00:00Z");
     List<Object[]> archived = new ArrayList<>();

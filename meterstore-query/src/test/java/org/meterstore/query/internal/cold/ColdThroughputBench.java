@@ -51,7 +51,7 @@ class ColdThroughputBench {
     try (ColdStore store =
         ColdStore.open(TwoTiers.coldConfig(db.jdbcUrl(), db.user(), db.password(), warehouse))) {
       TableDefinition def = TableDefinition.interval("bench");
-      ColdTable table = store.table(def);
+      ColdTable table = store.createTable(def);
       Instant from = Instant.parse("2025-01-01T00:00:00Z");
       Instant to =
           from.atZone(java.time.ZoneOffset.UTC)
