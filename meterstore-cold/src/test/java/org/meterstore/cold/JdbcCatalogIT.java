@@ -110,7 +110,7 @@ class JdbcCatalogIT {
         TableDefinition.interval("metered")
             .withPolicy(TablePolicy.DEFAULTS.withArchivalStep(Duration.ofHours(6)));
     try (ColdStore metered = ColdStore.open(ColdFixtures.jdbc(db, warehouse), otel)) {
-      ColdTable table = metered.table(def);
+      ColdTable table = metered.createTable(def);
       assertThat(table.recordedArchivalStep()).contains(Duration.ofHours(6));
       table.archive(
           new ArchiveRequest(DAY1, DAY1.plus(Duration.ofHours(6)), NOW, 1),
