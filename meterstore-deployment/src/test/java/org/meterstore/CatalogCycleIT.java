@@ -257,7 +257,7 @@ class CatalogCycleIT {
   /** A table with {@code days} Berlin days of two meters from 1 March 2026. */
   private static TableDefinition table(String name, int days) {
     TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
-    d.hot.createTables(List.of(table), WRITTEN);
+    d.create(List.of(table), WRITTEN);
     d.write(
         table,
         new Workload(2, LocalDate.of(2026, 3, 1), days, 0, 0.02, 0.0, days),

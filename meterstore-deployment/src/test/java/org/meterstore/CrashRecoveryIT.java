@@ -68,7 +68,7 @@ class CrashRecoveryIT {
       throws Exception {
     String name = "crash_" + point.name().toLowerCase(Locale.ROOT);
     TableDefinition table = CatalogFixture.table(name, LAG, GRACE);
-    d.hot.createTables(List.of(table), WRITTEN);
+    d.create(List.of(table), WRITTEN);
     ReferenceModel model = new ReferenceModel(table);
     Workload workload = new Workload(5, LocalDate.of(2026, 3, 2), 3, 0, 0.05, 0.05, 3);
     d.write(table, workload, model, WRITTEN);

@@ -173,7 +173,7 @@ class DeferralIT {
   /** A table with three Berlin days of five meters, its headroom created at {@link #NOW}. */
   private static TableDefinition prepare(String name) {
     TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
-    d.hot.createTables(List.of(table), NOW);
+    d.create(List.of(table), NOW);
     d.write(
         table,
         new Workload(5, LocalDate.of(2026, 3, 2), 3, 0, 0.0, 0.0, 5),

@@ -155,7 +155,7 @@ class RefusalsIT {
   /** Three Berlin days of three meters from 2 March 2026 (UTC partitions 1 to 4 March). */
   private static TableDefinition table(String name, Duration grace) {
     TableDefinition table = CatalogFixture.table(name, LAG, grace);
-    d.hot.createTables(List.of(table), WRITTEN);
+    d.create(List.of(table), WRITTEN);
     d.write(
         table,
         new Workload(3, LocalDate.of(2026, 3, 2), 3, 0, 0.0, 0.0, 9),

@@ -71,7 +71,7 @@ class TenDaysOfMaintenanceIT {
     Workload workload = new Workload(100, LocalDate.of(2026, 3, 2), 10, 0, 0.03, 0.02, 7);
     ReferenceModel model = new ReferenceModel(table);
     try (CatalogFixture d = new CatalogFixture(db, warehouse, Duration.ofSeconds(3), otel)) {
-      d.hot.createTables(List.of(table), WRITTEN);
+      d.create(List.of(table), WRITTEN);
       Arrivals arrivals = new Arrivals(workload);
       MeterCatalog catalog = d.catalog(List.of(table), otel);
       MaintenanceBuilder loop = catalog.maintenance();

@@ -143,7 +143,7 @@ class TwoProcessesIT {
   }
 
   private static ReferenceModel write(TableDefinition table, int days, long seed) {
-    d.hot.createTables(List.of(table), WRITTEN);
+    d.create(List.of(table), WRITTEN);
     ReferenceModel model = new ReferenceModel(table);
     d.write(
         table,

@@ -18,6 +18,29 @@ class DurationsTest {
     assertThat(Durations.parse("PT15M")).isEqualTo(Duration.ofMinutes(15));
   }
 
+  /** Issue #19 item 9: the CLI and the file used to accept different grammars. */
+  @Test
+  void readsWhatTheConfigurationFileReads() {
+    assertThat(Durations.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(Durations.parse("2d12h")).isEqualTo(Duration.ofHours(60));
+    assertThat(Durations.parse("5min")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Durations.parse("pt1h")).isEqualTo(Duration.ofHours(1));
+    for (String text : java.util.List.of("1h30m", "2d12h", "5min", "PT15M", "500ms")) {
+      assertThat(Durations.parse(text))
+          .isEqualTo(org.meterstore.config.Units.parseDuration(text).orElseThrow());
+    }
+  }
+
+  @Test
+  void refusesWhatTheFileRefuses() {
+    for (String text : java.util.List.of("1x", "-PT1H", "1.5h", "h", "", "1h 30m")) {
+      assertThatThrownBy(() -> Durations.parse(text))
+          .as(text)
+          .isInstanceOf(TypeConversionException.class)
+          .hasMessageContaining("a duration with a unit");
+    }
+  }
+
   @Test
   void refusesABareNumber() {
     assertThatThrownBy(() -> Durations.parse("15"))

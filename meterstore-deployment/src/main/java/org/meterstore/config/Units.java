@@ -21,20 +21,32 @@ import java.util.regex.Pattern;
  *       ({@code "128MiB"}).
  * </ul>
  *
- * Each parser returns null for text it cannot read; the caller names key and rule.
+ * Each parser returns null for text it cannot read; the caller names key and rule. The command line
+ * reads its duration options with the same grammar ({@link #parseDuration}), so {@code --interval
+ * 1h30m} means what {@code "1h30m"} means in the file.
  */
-final class Units {
+public final class Units {
   private static final Pattern PART = Pattern.compile("(\\d{1,12})([a-zA-Z]+)");
   private static final Pattern PARTS = Pattern.compile("(\\d{1,12}[a-zA-Z]+)+");
 
-  static final String DURATION_RULE =
+  /** The duration grammar in one line, for error messages. */
+  public static final String DURATION_RULE =
       "a duration with a unit: e.g. \"500ms\", \"3s\", \"15m\", \"1h30m\", \"45d\" or ISO-8601"
           + " \"PT15M\"";
+
   static final String PERIOD_RULE =
       "a calendar period with a unit: e.g. \"10y\", \"18mo\", \"2w\", \"30d\" or ISO-8601 \"P10Y\"";
   static final String SIZE_RULE = "a size with a unit: e.g. \"128MiB\", \"512KiB\", \"1GiB\"";
 
   private Units() {}
+
+  /**
+   * The duration {@code text} denotes in the configuration file's grammar ({@link #DURATION_RULE}),
+   * or empty when it is not one (a bare number, an unknown unit, a negative ISO duration).
+   */
+  public static java.util.Optional<Duration> parseDuration(String text) {
+    return java.util.Optional.ofNullable(text == null ? null : duration(text));
+  }
 
   /** The duration {@code text} denotes, or null when it is not a duration with units. */
   static Duration duration(String text) {

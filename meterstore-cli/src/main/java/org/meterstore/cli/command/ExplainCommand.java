@@ -25,6 +25,9 @@ final class ExplainCommand extends Verb {
   @Parameters(index = "0", paramLabel = "<sql>", description = "The statement.")
   String sql;
 
+  /** The widest line of the table format; longer plan lines are folded (JSON keeps them whole). */
+  static final int WIDTH = 120;
+
   @Override
   public Integer call() throws SQLException {
     List<String> plan = new ArrayList<>();
@@ -38,7 +41,9 @@ final class ExplainCommand extends Verb {
     }
     org.meterstore.cli.output.Rows lines = org.meterstore.cli.output.Rows.of("plan");
     for (String line : plan) {
-      lines = lines.with(line);
+      for (String part : fold(line, WIDTH)) {
+        lines = lines.with(part);
+      }
     }
     root.print(
         new Document()
@@ -46,5 +51,29 @@ final class ExplainCommand extends Verb {
             .putJsonOnly("plan", plan)
             .putTableOnly("lines", lines));
     return ExitCode.OK;
+  }
+
+  /**
+   * {@code line} folded into lines of at most {@code width} characters, broken after a comma or at
+   * a space where there is one, each continuation indented four more than the line itself.
+   */
+  static List<String> fold(String line, int width) {
+    List<String> out = new ArrayList<>();
+    int depth = line.length() - line.stripLeading().length();
+    String indent = " ".repeat(Math.min(depth + 4, width / 2));
+    String rest = line;
+    String prefix = "";
+    while (prefix.length() + rest.length() > width) {
+      int room = width - prefix.length();
+      int cut = Math.max(rest.lastIndexOf(", ", room - 1) + 1, rest.lastIndexOf(' ', room));
+      if (cut < room / 2) {
+        cut = room; // no break in the second half: cut the word
+      }
+      out.add((prefix + rest.substring(0, cut)).stripTrailing());
+      rest = rest.substring(cut).stripLeading();
+      prefix = indent;
+    }
+    out.add(prefix + rest);
+    return out;
   }
 }

@@ -256,7 +256,8 @@ class HotFloorIT {
         catchThrowableOfType(
             MeterStoreException.class,
             () -> store.partitions().recordFloor(TableDefinition.interval("absent"), DAY));
-    assertThat(missing.kind()).isEqualTo(ErrorKind.INVALID_INPUT);
+    assertThat(missing.kind()).isEqualTo(ErrorKind.CONFIG);
+    assertThat(missing.getMessage()).contains("Table absent does not exist", "'meterstore create'");
   }
 
   @Test

@@ -94,7 +94,7 @@ public class TwoTiers implements AutoCloseable {
   /** Creates {@code tables} in both tiers. */
   public void create(List<TableDefinition> tables, Instant now) {
     hot.createTables(tables, now);
-    tables.forEach(cold::table);
+    tables.forEach(cold::createTable);
   }
 
   public ColdTable coldTable(TableDefinition def) {
