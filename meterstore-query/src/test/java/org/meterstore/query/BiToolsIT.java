@@ -121,6 +121,7 @@ class BiToolsIT {
       SQLWarning warning = c.getWarnings();
       assertThat((Throwable) warning).isNotNull();
       assertThat(warning.getMessage()).contains("read-only");
+      assertThat(warning.getStackTrace()).as("a notice, printed without a stack trace").isEmpty();
       c.clearWarnings();
       assertThat((Throwable) c.getWarnings()).isNull();
 

@@ -77,11 +77,14 @@ public final class ConnectionHandler implements InvocationHandler {
         throw ReadOnlyGuard.refused("CALL");
       case "setReadOnly":
         if (!Boolean.TRUE.equals(args[0])) {
-          settings.warn(
+          SQLWarning ignored =
               new SQLWarning(
                   "setReadOnly(false) ignored: MeterStore connections are read-only; only SELECT,"
                       + " VALUES and EXPLAIN are accepted",
-                  ReadOnlyGuard.READ_ONLY_STATE));
+                  ReadOnlyGuard.READ_ONLY_STATE);
+          // A notice, not a failure: tools that print warnings (sqlline) show no stack trace.
+          ignored.setStackTrace(new StackTraceElement[0]);
+          settings.warn(ignored);
         }
         return null;
       case "isReadOnly":
