@@ -22,9 +22,10 @@ import org.meterstore.query.internal.jdbc.ListResultSet.Column;
 /**
  * The {@link DatabaseMetaData} of a MeterStore connection: Calcite's answers for tables, columns
  * and types, with what BI tools also ask and Calcite cannot know — the product, that the connection
- * is read-only and has no transactions, the identifier quote, the table types, and each table's
- * primary key (the merge key of {@code T}; the merge key and {@code version} of {@code T_versions},
- * as the hot tier keys them). Its connection is the MeterStore connection, never Calcite's.
+ * is read-only and has no transactions, the identifier quote, the table types, no catalogs, and
+ * each table's primary key (the merge key of {@code T}; the merge key and {@code version} of {@code
+ * T_versions}, as the hot tier keys them). Its connection is the MeterStore connection, never
+ * Calcite's.
  */
 final class MetaDataHandler implements InvocationHandler {
   /** This build's version, from the filtered {@code meterstore-query.properties}. */
@@ -106,6 +107,8 @@ final class MetaDataHandler implements InvocationHandler {
         return ListResultSet.of(
             List.of(new Column("TABLE_TYPE", Types.VARCHAR)),
             List.of(new Object[] {"SYSTEM TABLE"}, new Object[] {"TABLE"}));
+      case "getCatalogs": // Calcite lists one catalog named null; there is no catalog level
+        return ListResultSet.of(List.of(new Column("TABLE_CAT", Types.VARCHAR)), List.of());
       case "getPrimaryKeys":
         return primaryKeys((String) args[1], (String) args[2]);
       case "unwrap":
