@@ -304,7 +304,8 @@ public final class MeterCatalog implements AutoCloseable {
 
   /**
    * A read-only JDBC connection; {@code info}'s {@code meterstore.*} properties choose the read
-   * mode. The caller closes it.
+   * mode, and {@code meterstore.system_at=<instant>} computes the connection's {@code system.*}
+   * relations as it opens ({@link QueryEngine#connection(Properties)}). The caller closes it.
    */
   public Connection connection(Properties info) throws SQLException {
     return query().connection(info);

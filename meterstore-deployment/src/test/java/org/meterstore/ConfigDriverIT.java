@@ -79,6 +79,32 @@ class ConfigDriverIT {
     }
   }
 
+  /** Issue #19 item 7: a BI user reads system.* (and a snapshot id) through the URL alone. */
+  @Test
+  void readsTheSystemRelationsWithSystemAtInTheUrl() throws SQLException {
+    String url = "jdbc:meterstore:config=" + config;
+    try (Connection c = DriverManager.getConnection(url + ";meterstore.system_at=" + NOW);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT t.watermark_lag_seconds, t.healthy, s.snapshot_id"
+                    + " FROM \"system\".tables t JOIN \"system\".seam s ON t.\"table\" = s.\"table\""
+                    + " WHERE t.\"table\" = 'lastgang'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1))
+          .isEqualTo(Duration.between(Instant.parse("2026-01-02T00:00:00Z"), NOW).toSeconds());
+      assertThat(rs.getBoolean(2)).isTrue();
+      assertThat(rs.getLong(3)).isPositive();
+    }
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(() -> s.executeQuery("SELECT * FROM \"system\".tables"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("meterstore.system_at=now")
+          .hasMessageNotContaining("refreshSystemTables");
+    }
+  }
+
   @Test
   void aBrokenConfigurationFailsTheConnectionNamingTheProblem() throws Exception {
     Path broken = dir.resolve("broken.toml");

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.sql.Driver;
 import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -72,5 +75,46 @@ class MeterStoreDriverTest {
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("Invalid [hot] url")
         .hasCauseInstanceOf(MeterStoreException.class);
+  }
+
+  @Test
+  void resolvesSystemAtNowFromItsClockAndPassesAnInstantOn() throws Exception {
+    Instant now = Instant.parse("2026-03-01T12:00:00Z");
+    InstantSource clock = InstantSource.fixed(now);
+    Properties info = new Properties();
+    info.setProperty("user", "analyst");
+
+    Properties resolved =
+        MeterStoreDriver.properties(
+            DriverUrl.parse("jdbc:meterstore:config=x.toml;meterstore.system_at=now"), info, clock);
+    assertThat(resolved.getProperty("meterstore.system_at")).isEqualTo("2026-03-01T12:00:00Z");
+    assertThat(resolved.getProperty("user")).isEqualTo("analyst");
+
+    info.setProperty("meterstore.system_at", "NOW");
+    assertThat(
+            MeterStoreDriver.properties(
+                    DriverUrl.parse("jdbc:meterstore:config=x.toml"), info, clock)
+                .getProperty("meterstore.system_at"))
+        .isEqualTo("2026-03-01T12:00:00Z");
+
+    Properties explicit =
+        MeterStoreDriver.properties(
+            DriverUrl.parse(
+                "jdbc:meterstore:config=x.toml;meterstore.system_at=2026-02-01T00:00:00Z"),
+            new Properties(),
+            clock);
+    assertThat(explicit.getProperty("meterstore.system_at")).isEqualTo("2026-02-01T00:00:00Z");
+    assertThat(
+            MeterStoreDriver.properties(
+                    DriverUrl.parse("jdbc:meterstore:config=x.toml"), new Properties(), clock)
+                .getProperty("meterstore.system_at"))
+        .isNull();
+  }
+
+  @Test
+  void describesTheSystemAtProperty() {
+    DriverPropertyInfo[] info =
+        new MeterStoreDriver().getPropertyInfo("jdbc:meterstore:config=x.toml", new Properties());
+    assertThat(info).extracting(i -> i.name).contains("meterstore.mode", "meterstore.system_at");
   }
 }

@@ -9,11 +9,13 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.meterstore.api.MeterStoreException;
@@ -28,6 +30,7 @@ import org.meterstore.query.internal.plan.MeterSchema;
 import org.meterstore.query.internal.plan.MeterTypeSystem;
 import org.meterstore.query.internal.plan.PlanCache;
 import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.QueryContext;
 import org.meterstore.query.internal.state.QueryMetrics;
 import org.meterstore.query.internal.state.Session;
 import org.meterstore.query.internal.system.SystemSchema;
@@ -90,14 +93,19 @@ public final class QueryEngine implements AutoCloseable {
 
   /**
    * A connection; {@code info}'s {@link QueryProperties} choose its read mode, other properties go
-   * to Calcite. The caller closes it.
+   * to Calcite. With {@link QueryProperties#SYSTEM_AT}, the connection's {@code system} relations
+   * are computed as it opens (one round trip to each tier per table), lags and the partition runway
+   * measured against that instant, and its statements read those; without it they read the last
+   * {@link #refreshSystemTables}, or fail naming the property. The caller closes it.
    *
    * @throws SQLException when a property is invalid
    */
   public Connection connection(Properties info) throws SQLException {
     ReadMode mode;
+    Optional<Instant> systemAt;
     try {
       mode = QueryProperties.readMode(info);
+      systemAt = QueryProperties.systemAt(info);
     } catch (MeterStoreException e) {
       throw new SQLException(e.getMessage(), "HY024", e);
     }
@@ -111,12 +119,26 @@ public final class QueryEngine implements AutoCloseable {
     calcite.setProperty("typeSystem", MeterTypeSystem.class.getName());
     Connection c = driver.connect("jdbc:calcite:", calcite);
     CalciteConnection cc = c.unwrap(CalciteConnection.class);
-    Session session = new Session(runtime, mode, settings(calcite), () -> connection(info));
+    SystemSnapshot own =
+        systemAt.map(at -> SystemTablesComputer.compute(runtime, schemaName, at)).orElse(null);
+    Properties inner = new Properties();
+    inner.putAll(info);
+    inner.remove(QueryProperties.SYSTEM_AT);
+    Session session = new Session(runtime, mode, settings(calcite), own, () -> connection(inner));
     SchemaPlus root = cc.getRootSchema();
     root.add(schemaName, new MeterSchema(session, MeterFunctions.all(session)));
-    root.add("system", new SystemSchema(() -> (SystemSnapshot) runtime.systemSnapshot().get()));
+    root.add("system", new SystemSchema(this::systemSnapshot));
+    // Calcite's own "metadata" schema would show up in every BI tool's tree next to ours.
+    root.unwrap(CalciteSchema.class).removeSubSchema("metadata");
     cc.setSchema(schemaName);
-    return ConnectionHandler.wrap(c, session, guard);
+    return ConnectionHandler.wrap(c, session, guard, schemaName);
+  }
+
+  /** The statement's connection's {@code system} relations, else the last refresh; or null. */
+  private SystemSnapshot systemSnapshot() {
+    QueryContext statement = runtime.currentOrNull();
+    return (SystemSnapshot)
+        (statement == null ? runtime.systemSnapshot().get() : statement.systemSnapshot());
   }
 
   /** The connection's Calcite properties as text, in key order: part of a cached plan's key. */
@@ -134,8 +156,9 @@ public final class QueryEngine implements AutoCloseable {
 
   /**
    * Recomputes the {@code system} relations at {@code now}: one round trip to each tier per table.
-   * Until the first call they are not readable; between calls they do not change. Failures are
-   * reported in the rows ({@code -1}, null, {@code healthy = false}), never thrown.
+   * Until the first call they are not readable (except on connections opened with {@link
+   * QueryProperties#SYSTEM_AT}, which read their own); between calls they do not change. Failures
+   * are reported in the rows ({@code -1}, null, {@code healthy = false}), never thrown.
    *
    * @param now the instant lags and the partition runway are measured against (UTC)
    */

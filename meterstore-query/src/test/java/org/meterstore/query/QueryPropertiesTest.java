@@ -69,4 +69,15 @@ class QueryPropertiesTest {
         .hasMessageContaining("not used by CURRENT");
     assertThat(ReadMode.asOfTag("x").describe()).isEqualTo("AS_OF_TAG(x)");
   }
+
+  @Test
+  void systemAtIsAnInstantOrAbsentAndNowIsLeftToTheDriver() {
+    assertThat(QueryProperties.systemAt(new Properties())).isEmpty();
+    assertThat(QueryProperties.systemAt(props(QueryProperties.SYSTEM_AT, " 2026-02-01T00:00:00Z")))
+        .contains(Instant.parse("2026-02-01T00:00:00Z"));
+    assertThatThrownBy(() -> QueryProperties.systemAt(props(QueryProperties.SYSTEM_AT, "now")))
+        .isInstanceOf(MeterStoreException.class)
+        .hasMessageContaining("Invalid meterstore.system_at: 'now'")
+        .hasMessageContaining("the jdbc:meterstore: driver also accepts now");
+  }
 }

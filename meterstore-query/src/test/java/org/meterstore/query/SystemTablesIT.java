@@ -24,9 +24,9 @@ import org.meterstore.testing.TestDatabase;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The {@code system} relations: their columns, computed only by {@code refreshSystemTables(now)},
- * and {@code healthy} for a fresh table, an exhausted runway, stranded rows and a store that cannot
- * enumerate its partitions.
+ * The {@code system} relations: their columns, computed only by {@code refreshSystemTables(now)}
+ * (or per connection with {@code meterstore.system_at}), and {@code healthy} for a fresh table, an
+ * exhausted runway, stranded rows and a store that cannot enumerate its partitions.
  */
 @ExtendWith(PostgresExtension.class)
 class SystemTablesIT {
@@ -53,7 +53,7 @@ class SystemTablesIT {
               d.rowsOf(stranded, "stranded_2026_01_01_0000"));
       try (Connection c = d.catalog.connection()) {
         assertThatThrownBy(() -> Fixtures.query(c, TABLES))
-            .hasMessageContaining("refreshSystemTables");
+            .hasMessageContaining("meterstore.system_at=now");
         d.catalog.refreshSystemTables(now);
         assertThat(Fixtures.query(c, TABLES))
             .containsExactly(

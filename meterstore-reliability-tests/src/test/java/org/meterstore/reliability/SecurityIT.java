@@ -165,13 +165,24 @@ class SecurityIT {
             c ->
                 c.createStatement()
                     .execute("WITH d AS (DELETE FROM \"lastgang\" RETURNING *) SELECT * FROM d")),
-        path("setReadOnly(false)", c -> c.setReadOnly(false)),
+        // setReadOnly(false) is accepted with a warning (tools call it on connect, issue #19
+        // item 7): the writes after it are still refused.
+        path(
+            "setReadOnly(false), then a DELETE",
+            c -> {
+              c.setReadOnly(false);
+              c.createStatement().executeUpdate(DELETE);
+            }),
         path(
             "the statement's connection",
             c -> c.createStatement().getConnection().createStatement().executeUpdate(DELETE)),
         path(
             "the statement's connection made writable",
-            c -> c.createStatement().getConnection().setReadOnly(false)),
+            c -> {
+              Connection writable = c.createStatement().getConnection();
+              writable.setReadOnly(false);
+              writable.createStatement().execute(INSERT);
+            }),
         path(
             "the result set's statement",
             c -> {

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import org.meterstore.api.MeterStoreException;
 
@@ -30,6 +31,13 @@ public final class QueryProperties {
 
   /** The highest version read (inclusive), any mode; absent for none. */
   public static final String VERSION_CEILING = "meterstore.version_ceiling";
+
+  /**
+   * The instant (ISO-8601, UTC) at which this connection's {@code system} relations are computed,
+   * once, when it opens; absent, they are not computed (reading them is an error naming this
+   * property). The {@code jdbc:meterstore:} driver also accepts {@code now}, read from its clock.
+   */
+  public static final String SYSTEM_AT = "meterstore.system_at";
 
   /** The prefix of every MeterStore property. */
   public static final String PREFIX = "meterstore.";
@@ -70,6 +78,28 @@ public final class QueryProperties {
             mode,
             "one of current, as_of_snapshot, as_of_tag, as_of_time, known_at, historical,"
                 + " operational");
+    }
+  }
+
+  /**
+   * The instant {@link #SYSTEM_AT} names, or empty when the property is absent.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} naming the property when it is not an
+   *     ISO-8601 instant
+   */
+  public static Optional<Instant> systemAt(Properties info) {
+    String text = info.getProperty(SYSTEM_AT);
+    if (text == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(text.trim()));
+    } catch (DateTimeParseException e) {
+      throw MeterStoreException.invalid(
+          SYSTEM_AT,
+          text,
+          "an ISO-8601 instant in UTC such as 2026-02-01T00:00:00Z; the jdbc:meterstore: driver"
+              + " also accepts now");
     }
   }
 

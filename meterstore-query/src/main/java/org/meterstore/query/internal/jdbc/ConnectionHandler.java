@@ -5,9 +5,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,24 +17,36 @@ import org.meterstore.query.internal.state.Session;
 
 /**
  * The connection a catalog hands out: Calcite's, with statements that plan and run inside a {@link
- * QueryContext}, read-only enforcement, and closing that releases every statement's pins.
+ * QueryContext}, read-only enforcement, and closing that releases every statement's pins. The calls
+ * tools make on connect ({@code setReadOnly(false)}, {@code setAutoCommit}, isolation, client info,
+ * …) are accepted and change nothing that matters ({@link ConnectionSettings}); the connection
+ * stays read-only.
  */
 public final class ConnectionHandler implements InvocationHandler {
   private final Connection calcite;
   private final Session session;
   private final ReadOnlyGuard guard;
+  private final String schemaName;
   private final Set<StatementHandler> statements = ConcurrentHashMap.newKeySet();
+  private final ConnectionSettings settings;
   private Connection self;
 
-  private ConnectionHandler(Connection calcite, Session session, ReadOnlyGuard guard) {
+  private ConnectionHandler(
+      Connection calcite, Session session, ReadOnlyGuard guard, String schemaName) {
     this.calcite = calcite;
     this.session = session;
     this.guard = guard;
+    this.schemaName = schemaName;
+    this.settings = new ConnectionSettings(calcite);
   }
 
-  /** A read-only MeterStore connection around {@code calcite}. */
-  public static Connection wrap(Connection calcite, Session session, ReadOnlyGuard guard) {
-    ConnectionHandler handler = new ConnectionHandler(calcite, session, guard);
+  /**
+   * A read-only MeterStore connection around {@code calcite}, whose tables are in schema {@code
+   * schemaName}.
+   */
+  public static Connection wrap(
+      Connection calcite, Session session, ReadOnlyGuard guard, String schemaName) {
+    ConnectionHandler handler = new ConnectionHandler(calcite, session, guard, schemaName);
     handler.self =
         (Connection)
             Proxy.newProxyInstance(
@@ -64,13 +77,23 @@ public final class ConnectionHandler implements InvocationHandler {
         throw ReadOnlyGuard.refused("CALL");
       case "setReadOnly":
         if (!Boolean.TRUE.equals(args[0])) {
-          throw new SQLFeatureNotSupportedException(
-              "Cannot make a MeterStore connection writable: MeterStore is read-only",
-              ReadOnlyGuard.READ_ONLY_STATE);
+          SQLWarning ignored =
+              new SQLWarning(
+                  "setReadOnly(false) ignored: MeterStore connections are read-only; only SELECT,"
+                      + " VALUES and EXPLAIN are accepted",
+                  ReadOnlyGuard.READ_ONLY_STATE);
+          // A notice, not a failure: tools that print warnings (sqlline) show no stack trace.
+          ignored.setStackTrace(new StackTraceElement[0]);
+          settings.warn(ignored);
         }
         return null;
       case "isReadOnly":
         return true;
+      case "nativeSQL": // MeterStore's SQL is its native SQL
+        return args[0];
+      case "getMetaData":
+        return MetaDataHandler.wrap(
+            (DatabaseMetaData) call(method, args), self, schemaName, session.runtime().tables());
       case "close":
         closeStatements();
         return call(method, args);
@@ -83,7 +106,7 @@ public final class ConnectionHandler implements InvocationHandler {
       case "hashCode":
         return System.identityHashCode(proxy);
       default:
-        return call(method, args);
+        return settings.handles(name) ? settings.invoke(name, args) : call(method, args);
     }
   }
 

@@ -27,6 +27,7 @@ public final class QueryContext implements AutoCloseable {
   private final CatalogRuntime runtime;
   private final ReadMode defaultMode;
   private final String settings;
+  private final Object systemSnapshot;
   private final Map<String, TableState> states = new LinkedHashMap<>();
   private boolean closed;
   private boolean explaining;
@@ -36,12 +37,24 @@ public final class QueryContext implements AutoCloseable {
 
   /**
    * A context reading in {@code defaultMode} unless a table function says otherwise, for a
-   * connection whose planner {@code settings} (its Calcite properties, as text) are given.
+   * connection whose planner {@code settings} (its Calcite properties, as text) are given and whose
+   * own {@code system} relations are {@code systemSnapshot} (opaque here; null for none).
    */
-  public QueryContext(CatalogRuntime runtime, ReadMode defaultMode, String settings) {
+  public QueryContext(
+      CatalogRuntime runtime, ReadMode defaultMode, String settings, Object systemSnapshot) {
     this.runtime = runtime;
     this.defaultMode = defaultMode;
     this.settings = settings;
+    this.systemSnapshot = systemSnapshot;
+  }
+
+  /**
+   * The {@code system} relations of this statement's connection (computed when it opened with
+   * {@code meterstore.system_at}), else the engine's last refresh; null when there is neither. Read
+   * at execution, so a plan shared between connections reads each one's own.
+   */
+  public Object systemSnapshot() {
+    return systemSnapshot != null ? systemSnapshot : runtime.systemSnapshot().get();
   }
 
   /** The connection's planner settings, as text (part of a cached plan's key). */

@@ -13,6 +13,7 @@ public final class Session {
   private final ReadMode mode;
   private final Opener opener;
   private final String settings;
+  private final Object systemSnapshot;
 
   /** Opens another connection of the same catalog (for table functions that query it). */
   @FunctionalInterface
@@ -23,11 +24,19 @@ public final class Session {
   /**
    * @param settings the connection's Calcite properties as text: plans are shared only between
    *     connections with equal settings and read mode
+   * @param systemSnapshot the {@code system} relations computed for this connection (opaque here),
+   *     or null when it did not ask for them
    */
-  public Session(CatalogRuntime runtime, ReadMode mode, String settings, Opener opener) {
+  public Session(
+      CatalogRuntime runtime,
+      ReadMode mode,
+      String settings,
+      Object systemSnapshot,
+      Opener opener) {
     this.runtime = runtime;
     this.mode = mode;
     this.settings = settings;
+    this.systemSnapshot = systemSnapshot;
     this.opener = opener;
   }
 
@@ -46,6 +55,6 @@ public final class Session {
 
   /** A new statement context in this connection's mode. */
   public QueryContext newContext() {
-    return new QueryContext(runtime, mode, settings);
+    return new QueryContext(runtime, mode, settings, systemSnapshot);
   }
 }
