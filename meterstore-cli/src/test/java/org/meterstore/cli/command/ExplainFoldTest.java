@@ -18,7 +18,7 @@ class ExplainFoldTest {
 
     List<String> folded = ExplainCommand.fold(line, ExplainCommand.WIDTH);
 
-    assertThat(folded).hasSizeGreaterThan(40);
+    assertThat(folded).hasSizeGreaterThan(15);
     assertThat(folded).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(120));
     assertThat(folded.get(0)).startsWith("    MeterStoreHotScan(").endsWith(",");
     assertThat(folded.subList(1, folded.size()))
