@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Redaction;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.config.HotSection;
@@ -63,6 +64,7 @@ public final class MeterStores {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
     List<AutoCloseable> opened = new ArrayList<>();
+    List<String> embeddedSecrets = new ArrayList<>();
     try {
       HotSection hot = config.hot();
       String url = hot.url();
@@ -73,7 +75,8 @@ public final class MeterStores {
         opened.add(server);
         url = server.jdbcUrl();
         user = EmbeddedServer.USER;
-        password = null;
+        password = server.password();
+        embeddedSecrets.add(password.reveal());
       }
       HotStore hotStore =
           HotStore.open(
@@ -98,7 +101,7 @@ public final class MeterStores {
           hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened, hot.detachMode());
     } catch (RuntimeException e) {
       closeAll(opened, e);
-      throw config.withoutSecrets(e);
+      throw Redaction.scrub(config.withoutSecrets(e), embeddedSecrets);
     }
   }
 
