@@ -72,6 +72,12 @@ final class ChildCli implements AutoCloseable {
     }
   }
 
+  /** SIGTERM, as Ctrl-C or a service manager stops it; waits for the exit and returns its code. */
+  int stop(long seconds) throws InterruptedException {
+    process.destroy();
+    return exit(seconds);
+  }
+
   /** Waits for the exit and returns its code. */
   int exit(long seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {

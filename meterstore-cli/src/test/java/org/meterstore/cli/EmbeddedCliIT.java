@@ -2,6 +2,7 @@ package org.meterstore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,13 +12,18 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The real command on the embedded default, in child JVMs: a {@code maintain} killed with {@code
  * kill -9} leaves its PostgreSQL running (the server is a daemon of its own), and the next command
- * must find and stop that server instead of waiting for its own to start.
+ * must find and stop that server instead of waiting for its own to start. {@code status} says how a
+ * second process reaches the server of the one that has the store open, never with the password.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EmbeddedCliIT {
   private static final String NOW = "2026-03-10T00:00:00Z";
   private static Path dir;
@@ -42,6 +48,7 @@ class EmbeddedCliIT {
   }
 
   @Test
+  @Order(1)
   void theCommandAfterAKilledMaintainSucceedsAtOnceAndLeavesNoServerBehind() throws Exception {
     try (ChildCli create = ChildCli.start(config, "create", "create", "--now", NOW)) {
       assertThat(create.exit(180)).as(create.toString()).isZero();
@@ -70,6 +77,46 @@ class EmbeddedCliIT {
     assertThat(gone(orphan)).as("the server left by the killed process is stopped").isTrue();
     assertThat(serversOf(pgDir)).as("postgres processes of " + pgDir).isEmpty();
     assertThat(pgDir.resolve("postmaster.pid")).doesNotExist();
+    String password = Files.readAllLines(dir.resolve("data/pg-password")).get(0);
+    assertThat(shown).contains("jdbc:postgresql://127.0.0.1:").doesNotContain(password);
+  }
+
+  @Test
+  @Order(2)
+  void aSecondProcessReachesTheEmbeddedServerWithWhatStatusSays() throws Exception {
+    Cli.Run status = new Cli(config).run("--format", "json", "status", "--now", NOW);
+    assertThat(status.code()).as(status.toString()).isZero();
+    JsonNode embedded = status.json().get("embedded");
+    String url = embedded.get("jdbc_url").asText();
+    int port = Integer.parseInt(Files.readString(dir.resolve("data/pg-port")).strip());
+    assertThat(url).isEqualTo("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+    assertThat(embedded.get("user").asText()).isEqualTo("postgres");
+    Path passwordFile = Path.of(embedded.get("password_file").asText());
+    assertThat(passwordFile).isEqualTo(dir.resolve("data/pg-password"));
+    String password = Files.readAllLines(passwordFile).get(0);
+    assertThat(status.out() + status.err()).doesNotContain(password);
+
+    try (ChildCli maintain = ChildCli.start(config, "maintain2", "maintain", "--interval", "1h")) {
+      maintain.awaitErr("cycle at ", 180); // the first cycle is done: nothing in flight at SIGTERM
+      Path second = dir.resolve("second.toml");
+      Files.writeString(
+          second,
+          "[hot]\nurl = \""
+              + url
+              + "\"\nuser = \"postgres\"\npassword = \""
+              + password
+              + "\"\n[cold]\nwarehouse = \""
+              + dir.resolve("data/warehouse").toUri()
+              + "\"\n\n[[tables]]\nname = \"strom\"\nsettlement_lag = \"2d\"\n",
+          StandardCharsets.UTF_8);
+      Cli.Run other = new Cli(second).run("--format", "json", "status", "--now", NOW);
+      assertThat(other.code()).as(other.toString()).isZero();
+      assertThat(other.json().get("healthy").asBoolean()).isTrue();
+      assertThat(other.json().has("embedded")).isFalse();
+      assertThat(maintain.stop(60)).as(maintain.toString()).isEqualTo(128 + 15);
+      assertThat(maintain.out() + maintain.err()).doesNotContain(password);
+    }
+    assertThat(serversOf(pgDir)).isEmpty();
   }
 
   /** Whatever a failed run left running is stopped, so it does not outlive the build. */
