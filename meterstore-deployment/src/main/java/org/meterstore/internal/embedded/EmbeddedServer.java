@@ -76,9 +76,15 @@ public final class EmbeddedServer implements AutoCloseable {
   /**
    * Locks {@code dataDir} and starts (initialising on first use) the cluster in {@code dataDir/pg}.
    *
-   * @throws MeterStoreException {@code CONFIG} when the dependency is missing or the directory
-   *     cannot be created; {@code STORAGE} (retryable) when another process uses the directory or
-   *     the server does not start
+   * <p>Before the server starts, one that a killed process left running in the cluster is stopped
+   * and a stale {@code postmaster.pid} removed; a cluster that trusted everyone is secured once it
+   * runs. The password never appears in a message.
+   *
+   * @throws MeterStoreException {@code CONFIG} when the dependency is missing, the directory cannot
+   *     be created, or the password file of a secured cluster is missing; {@code STORAGE}
+   *     (retryable) when another process uses the directory, a left-over server does not stop, or
+   *     the server does not start; {@code STORAGE} (not retryable) when {@code postmaster.pid}
+   *     names a live process that cannot be identified. The lock is released again.
    */
   public static EmbeddedServer start(Path dataDir) {
     requireDependency(available());
@@ -142,7 +148,7 @@ public final class EmbeddedServer implements AutoCloseable {
                   ErrorKind.STORAGE,
                   "Cannot start the embedded PostgreSQL in " + cluster + ": " + e.getMessage(),
                   e);
-      return throwScrubbed(failure, password);
+      throw password == null ? failure : Redaction.scrub(failure, List.of(password.reveal()));
     }
   }
 
@@ -165,10 +171,6 @@ public final class EmbeddedServer implements AutoCloseable {
             + file
             + " is missing and the cluster accepts no connection without it; restore the file"
             + " (see the embedded default in docs/configuration.md)");
-  }
-
-  private static EmbeddedServer throwScrubbed(RuntimeException e, Secret password) {
-    throw password == null ? e : Redaction.scrub(e, List.of(password.reveal()));
   }
 
   /** The JDBC URL of the {@code postgres} database, without credentials. */
