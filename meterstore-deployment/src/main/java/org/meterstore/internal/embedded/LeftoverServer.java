@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * running, and a new server on the same cluster cannot start. Called only while the data directory
  * lock is held, which proves that no live MeterStore process owns the cluster: a server still
  * running there is an orphan, and stopping it (a fast shutdown: sessions are ended, the data is
- * checkpointed) is safe. A {@code postmaster.pid} whose process is gone, or now belongs to another
- * program, is removed, since PostgreSQL refuses to start beside one naming a live process.
+ * checkpointed) is safe. A {@code postmaster.pid} whose pid now belongs to another program (or to
+ * an exited server nobody has reaped yet) is removed, since PostgreSQL refuses to start beside one
+ * naming a live process; one whose process is gone is left to PostgreSQL, which checks the old
+ * server's shared memory before it replaces the file.
  */
 final class LeftoverServer {
   private static final Logger LOG = LoggerFactory.getLogger(LeftoverServer.class);
@@ -36,7 +38,7 @@ final class LeftoverServer {
   enum Verdict {
     /** This cluster's server, still running: stop it. */
     RUNNING,
-    /** The process is gone: the file is stale. */
+    /** The process is gone (or exited and unreaped): the file is stale. */
     GONE,
     /** The pid now belongs to another program, or the file describes another cluster. */
     OTHER_PROCESS,
@@ -111,11 +113,15 @@ final class LeftoverServer {
     long pid = file.pid();
     switch (judge(file, cluster.toRealPath(), Facts.of(pid))) {
       case RUNNING -> stop(cluster, pid);
-      case GONE, OTHER_PROCESS -> {
-        LOG.info(
-            "Removing the stale pid file of the embedded PostgreSQL in {} (pid {})", cluster, pid);
-        Files.deleteIfExists(cluster.resolve(PidFile.NAME));
+      case GONE -> {
+        // PostgreSQL removes a pid file whose process is gone itself, after checking that no
+        // backend of that server still holds its shared memory (the key is in the file); only an
+        // unreaped one, which it would take for alive, is removed here
+        if (ProcessHandle.of(pid).isPresent()) {
+          removeStale(cluster, pid);
+        }
       }
+      case OTHER_PROCESS -> removeStale(cluster, pid);
       case UNIDENTIFIED ->
           throw new MeterStoreException(
               ErrorKind.STORAGE,
@@ -128,6 +134,11 @@ final class LeftoverServer {
                   + " cluster's PostgreSQL, or remove postmaster.pid if it is not",
               null);
     }
+  }
+
+  private static void removeStale(Path cluster, long pid) throws IOException {
+    LOG.info("Removing the stale pid file of the embedded PostgreSQL in {} (pid {})", cluster, pid);
+    Files.deleteIfExists(cluster.resolve(PidFile.NAME));
   }
 
   private static void stop(Path cluster, long pid) throws IOException {

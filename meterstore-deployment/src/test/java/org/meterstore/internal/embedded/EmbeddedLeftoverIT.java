@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What a new embedded server finds in its cluster directory from before: the server of a process
  * killed with {@code kill -9} still running (stopped, then the new one starts at once), or a {@code
- * postmaster.pid} whose process is gone or is now another program (removed; PostgreSQL itself
- * refuses to start beside one naming a live process).
+ * postmaster.pid} whose process is gone (PostgreSQL replaces it) or is now another program
+ * (removed: PostgreSQL itself refuses to start beside one naming a live process).
  */
 @SuppressWarnings("try") // a server held open only to look at its cluster
 class EmbeddedLeftoverIT {
@@ -75,7 +75,7 @@ class EmbeddedLeftoverIT {
   }
 
   @Test
-  void aPidFileWhoseProcessIsGoneIsRemoved() throws Exception {
+  void aPidFileWhoseProcessIsGoneIsNoObstacle() throws Exception {
     Path data = root.resolve("gone");
     EmbeddedServer.start(data).close();
     Process finished = new ProcessBuilder("true").start();
