@@ -82,7 +82,7 @@ class EmbeddedSecurityIT {
   }
 
   @Test
-  void aSecondOpenAfterCloseKeepsThePasswordAndThePort() throws Exception {
+  void aSecondOpenAfterCloseKeepsThePasswordAndThePortAndNarrowsTheFileAgain() throws Exception {
     Path config = config("reopen");
     Path data = config.resolveSibling("data");
     int port;
@@ -91,11 +91,16 @@ class EmbeddedSecurityIT {
       port = port(data);
       password = password(data);
     }
+    Path file = data.resolve("pg-password");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--")); // a copy
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop());
         Connection conn = connect("jdbc:postgresql://127.0.0.1:" + port + "/postgres", password)) {
       assertThat(port(data)).isEqualTo(port);
       assertThat(password(data)).isEqualTo(password);
       assertThat(conn.isValid(5)).isTrue();
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+          .as("narrowed again")
+          .isEqualTo("rw-------");
     }
   }
 

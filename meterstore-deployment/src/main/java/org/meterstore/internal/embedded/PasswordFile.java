@@ -48,14 +48,14 @@ final class PasswordFile {
   }
 
   /**
-   * The password in {@code file}; when a copy left it readable by others, the file is made
-   * owner-only again first.
+   * The password in {@code file}; when a copy left it open to the group or others, the file is made
+   * owner-only (0600) again first.
    *
    * @throws MeterStoreException {@code CONFIG} when it cannot be read or is empty
    */
   static Secret read(Path file) {
     try {
-      if (posix() && !Files.getPosixFilePermissions(file).equals(OWNER_ONLY)) {
+      if (posix() && !OWNER_ONLY.containsAll(Files.getPosixFilePermissions(file))) {
         LOG.warn("Making {} readable by its owner only (0600)", file);
         Files.setPosixFilePermissions(file, OWNER_ONLY);
       }
