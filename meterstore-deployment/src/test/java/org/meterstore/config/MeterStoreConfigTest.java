@@ -361,7 +361,7 @@ class MeterStoreConfigTest {
       assertThat(c.tables()).isNotEmpty();
       examples++;
     }
-    assertThat(examples).isEqualTo(2);
+    assertThat(examples).isEqualTo(3);
   }
 
   @Test
