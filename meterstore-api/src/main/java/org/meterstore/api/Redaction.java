@@ -8,6 +8,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one redactor of MeterStore's messages. JDBC and catalog URLs can hold a password as a query
@@ -21,16 +23,29 @@ public final class Redaction {
 
   private Redaction() {}
 
-  /** {@code url} with its query string and any user info masked; null stays null. */
+  /**
+   * A {@code name=value} pair whose name speaks of a secret, as libpq key-value strings ({@code
+   * host=db password=pw}) and URL parameters write it; group 1 is everything before the value.
+   */
+  private static final Pattern SECRET_PAIR =
+      Pattern.compile(
+          "(?i)(\\b[\\w.-]*(?:password|passwd|pwd|secret|token|credential|key)[\\w.-]*\\s*=\\s*)"
+              + "('[^']*'|\"[^\"]*\"|[^\\s&;,)]+)");
+
+  /**
+   * {@code url} with its query string, its {@code ;}-parameters, any user info and every secret
+   * {@code name=value} pair (a libpq key-value string) masked; null stays null.
+   */
   public static String url(String url) {
     if (url == null) {
       return null;
     }
     String shown = url;
-    int query = shown.indexOf('?');
+    int query = parameters(shown);
     if (query >= 0) {
-      shown = shown.substring(0, query) + "?" + MASK;
+      shown = shown.substring(0, query + 1) + MASK;
     }
+    shown = SECRET_PAIR.matcher(shown).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
     int scheme = shown.indexOf("//");
     int at = scheme < 0 ? -1 : shown.indexOf('@', scheme);
     int slash = scheme < 0 ? -1 : shown.indexOf('/', scheme + 2);
@@ -38,6 +53,17 @@ public final class Redaction {
       shown = shown.substring(0, scheme + 2) + MASK + "@" + shown.substring(at + 1);
     }
     return shown;
+  }
+
+  /** Whether {@code url} carries user info ({@code scheme://user:pw@host}); false for null. */
+  public static boolean hasUserInfo(String url) {
+    if (url == null) {
+      return false;
+    }
+    int scheme = url.indexOf("//");
+    int at = scheme < 0 ? -1 : url.indexOf('@', scheme);
+    int slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 2);
+    return at > 0 && (slash < 0 || at < slash);
   }
 
   /**
@@ -134,7 +160,15 @@ public final class Redaction {
       int colon = userInfo.indexOf(':');
       add(out, colon < 0 ? userInfo : userInfo.substring(colon + 1));
     }
-    int query = url.indexOf('?');
+    Matcher pairs = SECRET_PAIR.matcher(url);
+    while (pairs.find()) {
+      String value = pairs.group(2);
+      add(out, value);
+      if (value.length() > 1 && (value.startsWith("'") || value.startsWith("\""))) {
+        add(out, value.substring(1, value.length() - 1));
+      }
+    }
+    int query = parameters(url);
     if (query >= 0) {
       for (String pair : url.substring(query + 1).split("[&;]")) {
         int eq = pair.indexOf('=');
@@ -145,6 +179,20 @@ public final class Redaction {
         }
       }
     }
+  }
+
+  /**
+   * Where {@code url}'s parameters start: its first {@code ?}, or a {@code ;} after the host (JDBC
+   * drivers of other databases write {@code ;password=…}); -1 when it has none.
+   */
+  private static int parameters(String url) {
+    int query = url.indexOf('?');
+    int scheme = url.indexOf("//");
+    int semicolon = scheme < 0 ? -1 : url.indexOf(';', scheme);
+    if (semicolon >= 0 && (query < 0 || semicolon < query)) {
+      return semicolon;
+    }
+    return query;
   }
 
   private static void add(Set<String> out, String secret) {

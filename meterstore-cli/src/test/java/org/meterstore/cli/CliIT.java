@@ -246,7 +246,7 @@ class CliIT {
     assertThat(run.json().get("plan").toString()).containsIgnoringCase("strom");
 
     Cli.Run table =
-        cli.run("explain", "SELECT * FROM strom WHERE malo_id = '51238696781' AND value > 1");
+        cli.run("explain", "SELECT * FROM strom WHERE malo_id = '51238696781' AND \"value\" > 1");
     assertThat(table.code()).as(table.toString()).isZero();
     assertThat(table.out().lines())
         .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(120));

@@ -51,6 +51,12 @@ public record ColdSection(
     if (catalog == CatalogKind.REST && (uri == null || uri.isBlank())) {
       throw ConfigErrors.config("Invalid cold.uri: null (required for the rest catalog)");
     }
+    if (Redaction.hasUserInfo(uri)) {
+      throw ConfigErrors.config(
+          "Invalid cold.uri: '"
+              + Redaction.url(uri)
+              + "' (no user info in the URI: set cold.user and cold.password for the jdbc catalog)");
+    }
     namespace = namespace == null ? ColdConfig.DEFAULT_NAMESPACE : namespace;
     targetFileSizeBytes =
         targetFileSizeBytes == 0 ? ColdConfig.DEFAULT_TARGET_FILE_SIZE : targetFileSizeBytes;

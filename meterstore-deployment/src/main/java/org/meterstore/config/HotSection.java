@@ -51,6 +51,14 @@ public record HotSection(
           ErrorKind.CONFIG,
           "Invalid hot.url: '" + Redaction.url(url) + "' (a jdbc:postgresql: URL, or no url)");
     }
+    if (Redaction.hasUserInfo(url)) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Invalid hot.url: '"
+              + Redaction.url(url)
+              + "' (no user info in the URL: the PostgreSQL driver does not read it; set hot.user"
+              + " and hot.password)");
+    }
     if (poolSize < 1 || poolSize > 1000) {
       throw new MeterStoreException(
           ErrorKind.CONFIG, "Invalid hot.pool_size: " + poolSize + " (1 to 1000 connections)");

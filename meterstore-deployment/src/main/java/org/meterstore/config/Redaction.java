@@ -17,6 +17,11 @@ final class Redaction {
     return org.meterstore.api.Redaction.url(url);
   }
 
+  /** Whether {@code url} carries user info. */
+  static boolean hasUserInfo(String url) {
+    return org.meterstore.api.Redaction.hasUserInfo(url);
+  }
+
   /**
    * What must never be printed of {@code config}: its passwords, S3 secret key and erasure keys,
    * and of each URL the URL itself, its user info and its query string (with each query value).

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Period;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -326,6 +327,31 @@ class MeterStoreConfigTest {
         "pw-s3cr3t");
     assertConfigErrorHides(
         FULL.replace("password = \"${PG_PASSWORD}\"", "password = 12345678"), ENV, "12345678");
+  }
+
+  /**
+   * Issue #19: the PostgreSQL driver does not read user info and logged the rest of such a URL
+   * (secret included) through java.util.logging; such URLs are refused before any driver sees them.
+   */
+  @Test
+  void userInfoInAUrlIsRefusedWithoutShowingIt() {
+    String tables = "[[tables]]\nname = \"lastgang\"\n";
+    for (String toml :
+        List.of(
+            "[hot]\nurl = \"jdbc:postgresql://meter:ui-s3cr3t@db/m\"\n",
+            "[hot]\nurl = \"jdbc:postgresql://meter@db/m\"\n",
+            "[hot]\nurl = \"jdbc:postgresql://db/m\"\n[cold]\n"
+                + "uri = \"jdbc:postgresql://meter:ui-s3cr3t@db/c\"\n",
+            "[hot]\nurl = \"jdbc:postgresql://db/m\"\n[cold]\ncatalog = \"rest\"\n"
+                + "uri = \"http://meter:ui-s3cr3t@rest:8181/api\"\n")) {
+      assertThatThrownBy(() -> MeterStoreConfig.parse(toml + tables, BASE, Map.of()))
+          .as(toml)
+          .isInstanceOfSatisfying(
+              MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG))
+          .hasMessageContaining("no user info")
+          .hasMessageNotContaining("s3cr3t")
+          .hasMessageNotContaining("meter@");
+    }
   }
 
   @Test
