@@ -94,9 +94,12 @@ public final class MeterStores {
       ColdStore coldStore = ColdStore.open(coldConfig, otel);
       opened.add(coldStore);
       LOG.info(
-          "Opened MeterStore deployment: hot {}, cold {}, {} tables",
-          hot.embedded() ? "embedded in " + config.dataDir() : hot,
-          config.cold(),
+          "Opened MeterStore deployment: hot tier {}, cold tier {}, {} tables",
+          hot.embedded()
+              ? "embedded in " + config.dataDir()
+              : org.meterstore.api.Redaction.url(hot.url())
+                  + (hot.user() == null ? "" : " as " + hot.user()),
+          describe(config.cold()),
           config.tables().size());
       return MeterCatalog.create(
           hotStore, coldStore, config.tables(), otel, WallClock.INSTANCE, opened, hot.detachMode());
@@ -127,5 +130,22 @@ public final class MeterStores {
         cause.addSuppressed(e);
       }
     }
+  }
+
+  /**
+   * The cold section in an operator's words: catalog, where it is, the warehouse, the namespace.
+   */
+  private static String describe(org.meterstore.config.ColdSection cold) {
+    String where =
+        cold.uri() == null ? "in the hot database" : org.meterstore.api.Redaction.url(cold.uri());
+    return cold.catalog().name().toLowerCase(java.util.Locale.ROOT)
+        + " catalog "
+        + where
+        + ", warehouse "
+        + (cold.warehouse() == null
+            ? "data_dir/warehouse"
+            : org.meterstore.api.Redaction.url(cold.warehouse()))
+        + ", namespace "
+        + cold.namespace();
   }
 }
