@@ -281,6 +281,40 @@ class HostileConfigIT {
         p.exitValue(), Files.readString(out), stderr, "", verb.contains("--verbose"));
   }
 
+  /**
+   * A configuration that opens, its password from {@code ${PW}}, run with {@code --verbose} in a
+   * real process: the INFO lines describe the deployment in words, with no record and no secret.
+   */
+  @Test
+  void aVerboseRunThatOpensTheStoreLogsNoRecordAndNoSecret() throws Exception {
+    Hostile config = hot("opens", "password = \"${PW}\"");
+    Path file = write(config);
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "--config",
+                file.toString(),
+                "--verbose",
+                "status"));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("PW", SECRET);
+    Path out = dir.resolve("opens.out");
+    Path errFile = dir.resolve("opens.err");
+    pb.redirectOutput(out.toFile()).redirectError(errFile.toFile());
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String all = Files.readString(out) + Files.readString(errFile);
+    assertThat(p.exitValue()).as(all).isIn(ExitCode.OK, ExitCode.ERROR);
+    assertThat(all)
+        .contains("Opened MeterStore deployment: hot tier jdbc:postgresql://")
+        .contains("cold tier jdbc catalog in the hot database")
+        .doesNotContain(SECRET, "Section[", "password=null", "HotConfig[");
+  }
+
   private static void assertFailedCleanly(
       int code, String out, String err, String logged, boolean verbose) {
     String all = out + "\n" + err + "\n" + logged;
@@ -289,7 +323,9 @@ class HostileConfigIT {
     assertThat(all).as("no part of the secret").doesNotContain("Zq7-hostile");
     assertThat(all).as("not even encoded").doesNotContain(ENCODED);
     assertThat(err).as(all).contains("meterstore: ");
-    assertThat(all).as("no record dump").doesNotContain("HotConfig[", "ColdConfig[", "S3Config[");
+    assertThat(all)
+        .as("no record dump")
+        .doesNotContain("HotConfig[", "ColdConfig[", "S3Config[", "Section[", "password=null");
     if (!verbose) {
       assertThat(err).as("no stack trace without --verbose").doesNotContain("\tat ");
       assertThat(err.lines().filter(l -> l.startsWith("meterstore: ")).count()).isEqualTo(1);
