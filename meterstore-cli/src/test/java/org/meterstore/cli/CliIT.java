@@ -230,6 +230,18 @@ class CliIT {
     assertThat(run.code()).isEqualTo(ExitCode.ERROR);
     assertThat(run.err().lines().count()).isEqualTo(1);
     assertThat(run.out()).isEmpty();
+
+    // Issue #19 reproduction 4: a 35-line stack trace, and "read-only" for a typo.
+    Cli.Run division = cli.run("query", "SELECT 1/0 FROM strom LIMIT 1");
+    assertThat(division.code()).as(division.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(division.err().lines().count()).as(division.toString()).isEqualTo(1);
+    assertThat(division.err()).containsIgnoringCase("division by zero").doesNotContain("\tat ");
+    Cli.Run typo = cli.run("query", "SELEKT 1");
+    assertThat(typo.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(typo.err().lines().count()).as(typo.toString()).isEqualTo(1);
+    assertThat(typo.err())
+        .contains("syntax error at line 1, column 1", "SELEKT")
+        .doesNotContain("read-only");
   }
 
   @Test
