@@ -27,6 +27,12 @@ final class ChildCli implements AutoCloseable {
 
   /** Starts {@code meterstore --config <config> args…}; {@code name} names the output files. */
   static ChildCli start(Path config, String name, String... args) throws IOException {
+    return start(config, name, java.util.Map.of(), args);
+  }
+
+  /** As {@link #start(Path, String, String...)}, with {@code env} added to its environment. */
+  static ChildCli start(Path config, String name, java.util.Map<String, String> env, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx384m");
@@ -42,11 +48,10 @@ final class ChildCli implements AutoCloseable {
     command.addAll(List.of(args));
     Path out = config.resolveSibling(name + ".out");
     Path err = config.resolveSibling(name + ".err");
-    Process p =
-        new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(env);
+    Process p = builder.start();
     return new ChildCli(p, out, err);
   }
 

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -261,24 +261,11 @@ class HostileConfigIT {
   @MethodSource("childProcess")
   void noSecretInAnyOutputOfARealProcess(Hostile config, List<String> verb) throws Exception {
     Path file = write(config);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
-    command.add("--config");
-    command.add(file.toString());
-    command.addAll(verb);
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().put("PW", SECRET);
-    Path out = dir.resolve("child.out");
-    Path errFile = dir.resolve("child.err");
-    pb.redirectOutput(out.toFile()).redirectError(errFile.toFile());
-    Process p = pb.start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the command ends").isTrue();
-    String stderr = Files.readString(errFile);
-    assertFailedCleanly(
-        p.exitValue(), Files.readString(out), stderr, "", verb.contains("--verbose"));
+    try (ChildCli child =
+        ChildCli.start(file, "child", Map.of("PW", SECRET), verb.toArray(String[]::new))) {
+      int code = child.exit(60);
+      assertFailedCleanly(code, child.out(), child.err(), "", verb.contains("--verbose"));
+    }
   }
 
   /**
@@ -288,31 +275,16 @@ class HostileConfigIT {
   @Test
   void aVerboseRunThatOpensTheStoreLogsNoRecordAndNoSecret() throws Exception {
     Hostile config = hot("opens", "password = \"${PW}\"");
-    Path file = write(config);
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "--config",
-                file.toString(),
-                "--verbose",
-                "status"));
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().put("PW", SECRET);
-    Path out = dir.resolve("opens.out");
-    Path errFile = dir.resolve("opens.err");
-    pb.redirectOutput(out.toFile()).redirectError(errFile.toFile());
-    Process p = pb.start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String all = Files.readString(out) + Files.readString(errFile);
-    assertThat(p.exitValue()).as(all).isIn(ExitCode.OK, ExitCode.ERROR);
-    assertThat(all)
-        .contains("Opened MeterStore deployment: hot tier jdbc:postgresql://")
-        .contains("cold tier jdbc catalog in the hot database")
-        .doesNotContain(SECRET, "Section[", "password=null", "HotConfig[");
+    try (ChildCli child =
+        ChildCli.start(write(config), "opens", Map.of("PW", SECRET), "--verbose", "status")) {
+      int code = child.exit(60);
+      String all = child.out() + child.err();
+      assertThat(code).as(all).isIn(ExitCode.OK, ExitCode.ERROR);
+      assertThat(all)
+          .contains("Opened MeterStore deployment: hot tier jdbc:postgresql://")
+          .contains("cold tier jdbc catalog in the hot database")
+          .doesNotContain(SECRET, "Section[", "password=null", "HotConfig[");
+    }
   }
 
   private static void assertFailedCleanly(
