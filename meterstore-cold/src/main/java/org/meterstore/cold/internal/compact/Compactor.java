@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -83,67 +82,28 @@ public final class Compactor {
       List<DataFile> written,
       ContentDigest digest) {}
 
+  /** What one call learned across its attempts. */
+  private static final class Progress {
+    final String commitId = UUID.randomUUID().toString();
+    Prepared unknown;
+    Instant unknownW;
+    String lastFailure = "";
+  }
+
   /** Runs the protocol; see {@code ColdTable.compact}. */
   public CompactionResult compact(
       Instant now, long leaseEpoch, int maxPartitions, BooleanSupplier leaseHeld) {
-    String commitId = UUID.randomUUID().toString();
-    String lastFailure = "";
-    boolean unknownSeen = false;
-    Prepared unknown = null;
-    Instant unknownW = null;
+    Progress progress = new Progress();
     int max = settings.policy().maxAttempts();
     for (int attempt = 1; attempt <= max; attempt++) {
       if (attempt > 1) {
         CommitSupport.pause(settings.policy(), attempt, access.tableName());
       }
-      Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-      Snapshot late = unknownSeen ? CommitSupport.findLanded(table, commitId) : null;
-      if (late != null) {
-        return committed(late, unknownW, unknown, attempt - 1);
+      CompactionResult result =
+          attempt(now, leaseEpoch, maxPartitions, leaseHeld, progress, attempt);
+      if (result != null) {
+        return result;
       }
-      Snapshot base = table.currentSnapshot();
-      Instant w = WatermarkReader.read(table, access.tableName());
-      if (base == null) {
-        return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, 0);
-      }
-      CommitSupport.requireNoDrift(definition, table);
-      List<CompactionPlanner.Group> groups =
-          CompactionPlanner.plan(
-              FileStatistics.of(table, base),
-              table.spec().specId(),
-              w,
-              settings.targetFileSizeBytes(),
-              maxPartitions);
-      if (groups.isEmpty()) {
-        return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, attempt - 1);
-      }
-      Prepared prepared = prepare(table, base, groups);
-      if (!leaseHeld.getAsBoolean()) {
-        SortedChunkWriter.deleteQuietly(table.io(), prepared.written());
-        LOG.info("Cold table {}: lease lost before committing a compaction", access.tableName());
-        return CompactionResult.nothing(CompactionResult.Status.LEASE_LOST, w, attempt);
-      }
-      Table guarded = guarded(table, base.snapshotId());
-      RewriteFiles rewrite = guarded.newRewrite().validateFromSnapshot(base.snapshotId());
-      prepared.rewritten().forEach(rewrite::deleteFile);
-      prepared.written().forEach(rewrite::addFile);
-      summary(w, now, leaseEpoch, commitId, prepared).forEach(rewrite::set);
-      CommitAttempt.Result result =
-          CommitAttempt.commit(access, table, rewrite, prepared.written(), commitId, counter);
-      if (result.unknown()) {
-        unknownSeen = true;
-        unknown = prepared;
-        unknownW = w;
-      }
-      if (result.landed() != null) {
-        return committed(result.landed(), w, prepared, attempt);
-      }
-      lastFailure = result.failure();
-      LOG.info(
-          "Cold table {}: compaction attempt {} did not land ({})",
-          access.tableName(),
-          attempt,
-          lastFailure);
     }
     throw new MeterStoreException(
         ErrorKind.STORAGE,
@@ -152,8 +112,70 @@ public final class Compactor {
             + ": "
             + max
             + " commit attempts failed (last: "
-            + lastFailure
-            + "); nothing was committed and the next run plans afresh");
+            + progress.lastFailure
+            + "); nothing was committed"
+            + (progress.unknown != null ? " unless an attempt of unknown outcome lands late" : "")
+            + ", and the next run plans afresh");
+  }
+
+  /** One attempt: a final result, or null to try again. */
+  private CompactionResult attempt(
+      Instant now,
+      long leaseEpoch,
+      int maxPartitions,
+      BooleanSupplier leaseHeld,
+      Progress progress,
+      int attempt) {
+    Table table = CommitSupport.withoutLibraryRetry(access, access.load());
+    Snapshot late =
+        progress.unknown != null ? CommitSupport.findLanded(table, progress.commitId) : null;
+    if (late != null) {
+      return committed(late, progress.unknownW, progress.unknown, attempt - 1);
+    }
+    Snapshot base = table.currentSnapshot();
+    Instant w = WatermarkReader.read(table, access.tableName());
+    if (base == null) {
+      return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, 0);
+    }
+    CommitSupport.requireNoDrift(definition, table);
+    List<CompactionPlanner.Group> groups =
+        CompactionPlanner.plan(
+            FileStatistics.of(table, base),
+            table.spec().specId(),
+            w,
+            settings.targetFileSizeBytes(),
+            maxPartitions);
+    if (groups.isEmpty()) {
+      return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, attempt - 1);
+    }
+    Prepared prepared = prepare(table, base, groups);
+    if (!leaseHeld.getAsBoolean()) {
+      SortedChunkWriter.deleteQuietly(table.io(), prepared.written());
+      LOG.info("Cold table {}: lease lost before committing a compaction", access.tableName());
+      return CompactionResult.nothing(CompactionResult.Status.LEASE_LOST, w, attempt);
+    }
+    RewriteFiles rewrite =
+        guarded(table, base.snapshotId()).newRewrite().validateFromSnapshot(base.snapshotId());
+    prepared.rewritten().forEach(rewrite::deleteFile);
+    prepared.written().forEach(rewrite::addFile);
+    summary(w, now, leaseEpoch, progress.commitId, prepared).forEach(rewrite::set);
+    CommitAttempt.Result result =
+        CommitAttempt.commit(
+            access, table, rewrite, prepared.written(), progress.commitId, counter);
+    if (result.unknown()) {
+      progress.unknown = prepared;
+      progress.unknownW = w;
+    }
+    if (result.landed() != null) {
+      return committed(result.landed(), w, prepared, attempt);
+    }
+    progress.lastFailure = result.failure();
+    LOG.info(
+        "Cold table {}: compaction attempt {} did not land ({})",
+        access.tableName(),
+        attempt,
+        result.failure());
+    return null;
   }
 
   /** Writes every group and re-checks the new files; deletes them on any failure. */
@@ -161,7 +183,6 @@ public final class Compactor {
     Map<String, DataFile> byLocation = FileStatistics.dataFiles(table, base);
     List<DataFile> rewritten = new ArrayList<>();
     List<DataFile> written = new ArrayList<>();
-    ContentDigest.Accumulator total = ContentDigest.accumulator(definition);
     ContentDigest read = ContentDigest.EMPTY;
     try {
       for (CompactionPlanner.Group g : groups) {
@@ -181,15 +202,13 @@ public final class Compactor {
         long stated = inputs.stream().mapToLong(DataFile::recordCount).sum();
         require(
             in.rowCount() == stated, g, "read " + in.rowCount() + " rows, manifests say " + stated);
+        require(
+            out.digest().equals(in),
+            g,
+            "wrote " + out.digest().toSummaryValue() + " of " + in.toSummaryValue() + " read");
         read = add(read, in);
       }
-      RowConverter converter = new RowConverter(definition, table.schema());
-      for (DataFile f : written) {
-        try (CloseableIterable<Record> records = MergedRows.read(table, f)) {
-          records.forEach(r -> total.add(converter.toRow(r)));
-        }
-      }
-      ContentDigest back = total.digest();
+      ContentDigest back = readBack(table, written);
       if (!back.equals(read)) {
         throw new MeterStoreException(
             ErrorKind.INVARIANT_VIOLATED,
@@ -210,6 +229,18 @@ public final class Compactor {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot compact cold table " + access.tableName() + ": " + e, e);
     }
+  }
+
+  /** The digest of the rows of {@code files}, read back from storage. */
+  private ContentDigest readBack(Table table, List<DataFile> files) throws IOException {
+    RowConverter converter = new RowConverter(definition, table.schema());
+    ContentDigest.Accumulator total = ContentDigest.accumulator(definition);
+    for (DataFile f : files) {
+      try (CloseableIterable<Record> records = MergedRows.read(table, f)) {
+        records.forEach(r -> total.add(converter.toRow(r)));
+      }
+    }
+    return total.digest();
   }
 
   private void require(boolean ok, CompactionPlanner.Group g, String what) {
@@ -239,13 +270,12 @@ public final class Compactor {
     if (!(table instanceof HasTableOperations h)) {
       return table;
     }
-    Function<Long, Boolean> same = id -> id != null && id == planned;
     return new BaseTable(
         new InterceptingTableOperations(
             h.operations(),
             (base, next, commit) -> {
               Snapshot current = base.currentSnapshot();
-              if (!same.apply(current == null ? null : current.snapshotId())) {
+              if (current == null || current.snapshotId() != planned) {
                 throw new CommitFailedException(
                     "the table moved past the planned snapshot %s (now %s)",
                     planned, current == null ? null : current.snapshotId());
