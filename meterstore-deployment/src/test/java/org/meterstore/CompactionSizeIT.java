@@ -81,6 +81,7 @@ class CompactionSizeIT {
       List<String> rowsBefore = CompactionFixture.rows(cold.read());
       Map<String, List<DataFile>> filesBefore = CompactionFixture.liveFiles(cold);
       report("before", filesBefore);
+      Map<String, Long> resolutionBefore = januaryScan(catalog, metrics);
 
       TableOutcome row =
           loop.compact(true).runOnce(now.plusSeconds(600)).row(table.name()).orElseThrow();
@@ -90,6 +91,16 @@ class CompactionSizeIT {
 
       Map<String, List<DataFile>> after = CompactionFixture.liveFiles(cold);
       report("after", after);
+      Map<String, Long> resolutionAfter = januaryScan(catalog, metrics);
+      LOG.info(
+          "MEASURE January rows read by resolution: before {}, after {}",
+          resolutionBefore,
+          resolutionAfter);
+      long january = after.get("from_month=2026-01").get(0).recordCount();
+      assertThat(resolutionAfter.values().stream().mapToLong(Long::longValue).sum())
+          .isEqualTo(january);
+      // one file of many versions: compaction resolves the month (see operations.md)
+      assertThat(resolutionAfter).containsEntry("resolved", january);
       assertThat(cold.watermark()).isEqualTo(w);
       CompactionFixture.assertWatermarkNeverMovedBack(cold);
       assertThat(CompactionFixture.rows(cold.read())).isEqualTo(rowsBefore);
@@ -129,6 +140,47 @@ class CompactionSizeIT {
       TableOutcome again = loop.runOnce(now.plusSeconds(1200)).row(table.name()).orElseThrow();
       assertThat(again.counts().compaction()).isEqualTo(CompactionReport.NONE);
     }
+  }
+
+  /**
+   * Cold rows a query over January's current rows read, by the {@code resolution} attribute of
+   * {@code meterstore.query.cold.rows} (the difference the query made).
+   */
+  private static Map<String, Long> januaryScan(MeterCatalog catalog, InMemoryMetricReader reader)
+      throws java.sql.SQLException {
+    Map<String, Long> before = coldRows(reader);
+    try (java.sql.Connection c = catalog.connection();
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs =
+            s.executeQuery(
+                "SELECT COUNT(*), SUM(\"value\") FROM \"small\" WHERE \"from\" < TIMESTAMP"
+                    + " '2026-02-01 00:00:00'")) {
+      assertThat(rs.next()).isTrue();
+    }
+    Map<String, Long> out = new java.util.TreeMap<>();
+    coldRows(reader)
+        .forEach(
+            (k, v) -> {
+              long d = v - before.getOrDefault(k, 0L);
+              if (d > 0) {
+                out.put(k, d);
+              }
+            });
+    return out;
+  }
+
+  private static Map<String, Long> coldRows(InMemoryMetricReader reader) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    reader.collectAllMetrics().stream()
+        .filter(m -> m.getName().equals("meterstore.query.cold.rows"))
+        .flatMap(m -> m.getLongSumData().getPoints().stream())
+        .forEach(
+            p ->
+                out.merge(
+                    p.getAttributes().get(AttributeKey.stringKey("resolution")),
+                    p.getValue(),
+                    Long::sum));
+    return out;
   }
 
   private static long sizes(List<DataFile> files) {
