@@ -48,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * on the table's operations), so W can neither move nor vanish, and a correction or archival commit
  * that lands in between makes the attempt start over. Old files stay referenced by older snapshots,
  * so pinned readers are unaffected until expiry removes those snapshots.
+ *
+ * <p>Why not Iceberg core's action machinery ({@code BinPackRewriteFilePlanner}, {@code
+ * RewriteDataFilesCommitManager}, which 1.12 ships without Spark): the plan needs MeterStore's
+ * rules (closed months only, the merge-elision guard), the files must come from MeterStore's
+ * writer, and the commit must be refused rather than re-applied when the table moved, because its
+ * summary carries W; the commit manager would re-apply it onto a newer base. What remains is
+ * Iceberg's own {@code RewriteFiles} commit, which this uses.
  */
 public final class Compactor {
   private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
