@@ -10,14 +10,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
@@ -29,7 +26,6 @@ import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitAttempt;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
-import org.meterstore.cold.internal.commit.InterceptingTableOperations;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
@@ -162,7 +158,9 @@ public final class Compactor {
       return CompactionResult.nothing(CompactionResult.Status.LEASE_LOST, w, attempt);
     }
     RewriteFiles rewrite =
-        guarded(table, base.snapshotId()).newRewrite().validateFromSnapshot(base.snapshotId());
+        CommitSupport.refusingIfMoved(table, base.snapshotId())
+            .newRewrite()
+            .validateFromSnapshot(base.snapshotId());
     prepared.rewritten().forEach(rewrite::deleteFile);
     prepared.written().forEach(rewrite::addFile);
     summary(w, now, leaseEpoch, progress.commitId, prepared).forEach(rewrite::set);
@@ -266,30 +264,6 @@ public final class Compactor {
 
   private static ContentDigest add(ContentDigest a, ContentDigest b) {
     return new ContentDigest(a.rowCount() + b.rowCount(), a.valueSum().add(b.valueSum()));
-  }
-
-  /**
-   * {@code table} whose catalog commit is refused unless the snapshot it replaces is still {@code
-   * planned}: Iceberg re-applies a rewrite onto whatever is current when it commits, and the W in
-   * the summary was read from the planned snapshot.
-   */
-  private static Table guarded(Table table, long planned) {
-    if (!(table instanceof HasTableOperations h)) {
-      return table;
-    }
-    return new BaseTable(
-        new InterceptingTableOperations(
-            h.operations(),
-            (base, next, commit) -> {
-              Snapshot current = base.currentSnapshot();
-              if (current == null || current.snapshotId() != planned) {
-                throw new CommitFailedException(
-                    "the table moved past the planned snapshot %s (now %s)",
-                    planned, current == null ? null : current.snapshotId());
-              }
-              commit.run();
-            }),
-        table.name());
   }
 
   private Map<String, String> summary(
