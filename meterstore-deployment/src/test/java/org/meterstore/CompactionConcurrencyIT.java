@@ -202,6 +202,47 @@ class CompactionConcurrencyIT {
   }
 
   @Test
+  void aCommitThatMovesWAfterPlanningIsNotRebasedOnWithTheOldW(TestDatabase db) throws Exception {
+    try (CatalogFixture d =
+            new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+        Setup s = setUp(d, "moved_w", 0)) {
+      ColdTable cold = d.cold.table(s.table());
+      Instant w = cold.watermark();
+      Instant later = w.plus(Duration.ofDays(1));
+      List<String> rows = CompactionFixture.rows(cold.read());
+      AtomicInteger asked = new AtomicInteger();
+      // between writing the new files and committing them (where the lease is asked), a commit
+      // moves W, as an archival commit of another process would: Iceberg would re-apply the
+      // rewrite onto it with the W read at planning
+      CompactionResult result =
+          cold.compact(
+              s.now(),
+              7,
+              12,
+              () -> {
+                if (asked.getAndIncrement() == 0) {
+                  d.cold
+                      .table(s.table())
+                      .icebergTable()
+                      .newFastAppend()
+                      .set(SummaryKeys.WATERMARK, later.toString())
+                      .commit();
+                }
+                return true;
+              });
+
+      assertThat(result.status()).isEqualTo(CompactionResult.Status.COMMITTED);
+      assertThat(result.attempts()).isEqualTo(2);
+      assertThat(result.watermark()).isEqualTo(later);
+      assertThat(cold.icebergTable().currentSnapshot().summary())
+          .containsEntry(SummaryKeys.WATERMARK, later.toString());
+      assertThat(cold.watermark()).isEqualTo(later);
+      CompactionFixture.assertWatermarkNeverMovedBack(cold);
+      assertThat(CompactionFixture.rows(cold.read())).isEqualTo(rows);
+    }
+  }
+
+  @Test
   void aForeignCommitBeforeEverySwapMakesItGiveUpLeavingNothing(TestDatabase db) throws Exception {
     try (CatalogFixture d =
             new CatalogFixture(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
