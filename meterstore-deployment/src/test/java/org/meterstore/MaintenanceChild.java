@@ -27,9 +27,9 @@ import org.meterstore.testing.TestDatabase;
  * optionally {@code crashAt} (a {@link FaultPoint}: print {@code REACHED} and hang there until
  * killed; the hook is installed around each cycle with {@link FaultInjection#during}), {@code
  * holdMillis} (sleep that long after taking each lease) and {@code goFile} (wait for it to exist
- * before the first cycle, after printing {@code READY}); or, instead of fixed cycles, {@code
- * clockFile}, {@code stopFile} and {@code maxSteps} to follow another process's simulated clock
- * (see {@link #follow}).
+ * before the first cycle, after printing {@code READY}), {@code compact} ({@code true} enables
+ * compaction); or, instead of fixed cycles, {@code clockFile}, {@code stopFile} and {@code
+ * maxSteps} to follow another process's simulated clock (see {@link #follow}).
  *
  * <p>Prints one {@code ROW <cycle> <table> <status> <windows> <violations>} line per outcome row,
  * then {@code DONE}. Logging goes to stderr.
@@ -87,7 +87,8 @@ public final class MaintenanceChild {
     return catalog
         .maintenance()
         .holder("child-" + ProcessHandle.current().pid())
-        .sourceChunkRows(Integer.parseInt(a.get("chunkRows")));
+        .sourceChunkRows(Integer.parseInt(a.get("chunkRows")))
+        .compact(Boolean.parseBoolean(a.getOrDefault("compact", "false")));
   }
 
   /** {@code cycles} cycles from {@code start}, {@code stepMinutes} apart, then the settle ones. */

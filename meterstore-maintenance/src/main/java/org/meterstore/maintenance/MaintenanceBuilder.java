@@ -15,20 +15,21 @@ import org.meterstore.maintenance.archival.Archiver;
  * or spawns the loop ({@link #spawn()}). Nothing runs and no thread exists before either call.
  *
  * <p>One cycle visits every table in turn: it archives the due windows (at most {@link
- * #maxWindowsPerCycle} per table), expires snapshots when enabled and the table's lease was won,
- * checks the invariant, and pre-creates the hot partitions of {@code partition_headroom}; a table
- * that fails becomes a row and the others are still maintained. Then, once, the retention sweep
- * when {@link #anonymiseAfter} is set.
+ * #maxWindowsPerCycle} per table), compacts small cold files when enabled, expires snapshots when
+ * enabled and the table's lease was won, checks the invariant, and pre-creates the hot partitions
+ * of {@code partition_headroom}; a table that fails becomes a row and the others are still
+ * maintained. Then, once, the retention sweep when {@link #anonymiseAfter} is set.
  *
- * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, snapshot expiry off, retention
- * sweep off, detach CONCURRENTLY, 50 000 rows per source query, the wall clock. Not thread-safe;
- * every setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
+ * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, snapshot expiry and compaction
+ * off, retention sweep off, detach CONCURRENTLY, 50 000 rows per source query, the wall clock. Not
+ * thread-safe; every setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
  */
 public final class MaintenanceBuilder {
   private final Maintenance catalog;
   private Duration interval = Duration.ofMinutes(15);
   private int maxWindowsPerCycle = 8;
   private boolean expireSnapshots;
+  private boolean compact;
   private RetentionJob retention;
   private RetentionSweep sweep;
   private ArchivalSettings settings = ArchivalSettings.defaults();
@@ -65,6 +66,20 @@ public final class MaintenanceBuilder {
    */
   public MaintenanceBuilder expireSnapshots(boolean value) {
     this.expireSnapshots = value;
+    return this;
+  }
+
+  /**
+   * Whether to compact each table's cold files (default false): after archiving, while its lease is
+   * held, the small files of every month that ends at or before W (at most twelve months per table
+   * per cycle) are rewritten into files near {@code [cold] target_file_size} in one Iceberg rewrite
+   * commit that carries W unchanged and is committed only after the new files' digest, read back,
+   * equals the rewritten rows'. The month W lies in is left to later cycles. Readers of older
+   * snapshots keep the old files, which only snapshot expiry removes; see {@code
+   * docs/operations.md} for what it does to merge elision.
+   */
+  public MaintenanceBuilder compact(boolean value) {
+    this.compact = value;
     return this;
   }
 
@@ -156,7 +171,7 @@ public final class MaintenanceBuilder {
     }
     Archiver archiver = new Archiver(catalog.hot(), catalog.cold(), settings, catalog.metrics());
     return new MaintenanceCycle(
-        catalog, archiver, maxWindowsPerCycle, expireSnapshots, retention, sweep);
+        catalog, archiver, maxWindowsPerCycle, expireSnapshots, compact, retention, sweep);
   }
 
   /**

@@ -24,6 +24,7 @@ final class MaintenanceCycle {
   private final Archiver archiver;
   private final int maxWindows;
   private final boolean expireSnapshots;
+  private final boolean compact;
   private final MaintenanceBuilder.RetentionJob retention;
   private final RetentionSweep sweep;
 
@@ -32,12 +33,14 @@ final class MaintenanceCycle {
       Archiver archiver,
       int maxWindows,
       boolean expireSnapshots,
+      boolean compact,
       MaintenanceBuilder.RetentionJob retention,
       RetentionSweep sweep) {
     this.catalog = catalog;
     this.archiver = archiver;
     this.maxWindows = maxWindows;
     this.expireSnapshots = expireSnapshots;
+    this.compact = compact;
     this.retention = retention;
     this.sweep = sweep;
   }
@@ -67,7 +70,7 @@ final class MaintenanceCycle {
 
   private TableOutcome maintain(TableDefinition table, Instant now) {
     try {
-      TableOutcome row = archiver.run(table, now, maxWindows, expireSnapshots);
+      TableOutcome row = archiver.run(table, now, maxWindows, expireSnapshots, compact);
       if (row.failure().filter(f -> f.kind() == ErrorKind.CONFIG).isEmpty()) {
         ensureHeadroom(table, now);
       }

@@ -28,9 +28,10 @@ import picocli.CommandLine.Option;
       "Run the maintenance loop (one cycle with --once).",
       "",
       "Run the maintenance loop in the foreground until interrupted (Ctrl-C stops it after the",
-      "cycle in flight): archive due windows, optionally expire snapshots, check the invariant,",
-      "pre-create partitions, run the retention sweep. --once runs a single cycle at --now;",
-      "the loop runs each cycle at the wall clock, so --now is refused without --once."
+      "cycle in flight): archive due windows, optionally compact small cold files (--compact)",
+      "and expire snapshots, check the invariant, pre-create partitions, run the retention",
+      "sweep. --once runs a single cycle at --now; the loop runs each cycle at the wall clock,",
+      "so --now is refused without --once."
     })
 final class MaintainCommand extends Verb {
   private static final String ACTOR = "meterstore-cli";
@@ -48,6 +49,14 @@ final class MaintainCommand extends Verb {
 
   @Option(names = "--expire-snapshots", description = "Expire cold snapshots by table policy.")
   boolean expireSnapshots;
+
+  @Option(
+      names = "--compact",
+      description = {
+        "Compact cold files: rewrite the small files of every month that ends at or before the",
+        "watermark into files near [cold] target_file_size (W unchanged, digest re-checked)."
+      })
+  boolean compact;
 
   @Option(
       names = "--anonymise-after-years",
@@ -87,7 +96,8 @@ final class MaintainCommand extends Verb {
               .maintenance()
               .interval(interval)
               .maxWindowsPerCycle(maxWindows)
-              .expireSnapshots(expireSnapshots);
+              .expireSnapshots(expireSnapshots)
+              .compact(compact);
       if (years > 0) {
         loop.anonymiseAfter(
             Retention.calendarYears(years), config.privacy().retentionReason(), ACTOR);

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.meterstore.cli.output.ExitCode;
 import org.meterstore.cli.output.Rows;
 import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.outcome.CompactionReport;
 import org.meterstore.maintenance.outcome.TableOutcome;
 
 /**
@@ -42,6 +43,10 @@ final class Outcomes {
       row.add(t.rows);
       row.add(invariantViolations(t.last));
       row.add(t.erased);
+      row.add(t.filesRewritten);
+      row.add(t.filesWritten);
+      row.add(t.bytesRewritten);
+      row.add(t.bytesWritten);
       row.add(t.last.failure().map(Throwable::getMessage).orElse(null));
       out.add(row);
     }
@@ -53,6 +58,10 @@ final class Outcomes {
             "rows_archived",
             "invariant_violations",
             "subjects_erased",
+            "files_rewritten",
+            "files_written",
+            "bytes_rewritten",
+            "bytes_written",
             "failure"),
         out);
   }
@@ -125,9 +134,18 @@ final class Outcomes {
     int windows;
     long rows;
     long erased;
+    long filesRewritten;
+    long filesWritten;
+    long bytesRewritten;
+    long bytesWritten;
     TableOutcome last;
 
     void add(TableOutcome row) {
+      CompactionReport c = row.counts().compaction();
+      filesRewritten += c.filesRewritten();
+      filesWritten += c.filesWritten();
+      bytesRewritten += c.bytesBefore();
+      bytesWritten += c.bytesAfter();
       windows += row.counts().windowsArchived();
       rows += row.counts().rowsArchived();
       erased += row.counts().subjectsErased();

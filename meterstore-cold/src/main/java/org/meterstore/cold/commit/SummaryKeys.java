@@ -34,8 +34,14 @@ public final class SummaryKeys {
   /** A random id per call, so a commit whose outcome was unknown can be found afterwards. */
   public static final String COMMIT_ID = "meterstore.commit-id";
 
-  /** What the commit was: {@code archive}, {@code correction} or {@code restamp}. */
+  /**
+   * What the commit was: {@code archive}, {@code correction}, {@code restamp} or {@code compact} (a
+   * rewrite of small files that adds and removes no row).
+   */
   public static final String OPERATION = "meterstore.operation";
+
+  /** How many data files a {@code compact} commit replaced; compaction commits only. */
+  public static final String REWRITTEN_FILES = "meterstore.rewritten-files";
 
   /** Table property: the archival step the table was created with (ISO-8601 duration). */
   public static final String TABLE_ARCHIVAL_STEP = "meterstore.archival-step";

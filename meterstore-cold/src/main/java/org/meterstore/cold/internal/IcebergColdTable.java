@@ -20,6 +20,7 @@ import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
@@ -31,6 +32,7 @@ import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CorrectionAppender;
 import org.meterstore.cold.internal.commit.ImportCommitter;
 import org.meterstore.cold.internal.commit.WriteSettings;
+import org.meterstore.cold.internal.compact.Compactor;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.orphan.OrphanScanner;
@@ -217,6 +219,16 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public ExpiryResult expireSnapshots(Instant now, TablePolicy policy, Set<Long> retain) {
     return Expirer.expire(access, now, policy, retain, settings.policy(), counter);
+  }
+
+  @Override
+  public CompactionResult compact(
+      Instant now, long leaseEpoch, int maxPartitions, BooleanSupplier leaseHeld) {
+    if (maxPartitions < 1) {
+      throw MeterStoreException.invalid("maxPartitions", maxPartitions, "at least 1");
+    }
+    return new Compactor(access, definition, settings, counter)
+        .compact(now, leaseEpoch, maxPartitions, leaseHeld);
   }
 
   @Override

@@ -15,6 +15,7 @@ import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.drift.DriftReport;
@@ -260,6 +261,38 @@ public interface ColdTable {
    * @param retain snapshot ids to keep; ids that do not exist are ignored
    */
   ExpiryResult expireSnapshots(Instant now, TablePolicy policy, Set<Long> retain);
+
+  /**
+   * Rewrites the small data files of closed months into files near the target size ({@link
+   * ColdConfig#targetFileSizeBytes()}), in one Iceberg {@code RewriteFiles} commit that adds and
+   * removes no row. A month is closed when it ends at or before W; the month W lies in still
+   * receives archival windows and is left alone. A file is small below three quarters of the target
+   * size; a month is rewritten when it has two or more small files, at most {@code maxPartitions}
+   * months per call. Months with delete files, and months whose small files hold one and the same
+   * version from several commits (merged, they would look to merge elision like one commit's file),
+   * are skipped.
+   *
+   * <p>The new files are written by MeterStore's own writer (sorted by {@code (malo_id, from)}, the
+   * table's sort order, Parquet properties and bloom filters), read back, and their digest (row
+   * count, value sum) must equal that of the rows read, else nothing is committed. {@code
+   * leaseHeld} is asked just before each commit attempt. The snapshot carries the unchanged W
+   * ({@code meterstore.operation = compact}) and is refused unless the table is still at the
+   * snapshot the attempt planned from; a commit that lands in between (archival, a correction, a
+   * foreign engine) makes the attempt delete its files and start over, per {@link
+   * ColdConfig#commitPolicy()}. Older snapshots keep referencing the old files: readers pinned to
+   * them are unaffected, and expiry deletes the files once no retained snapshot needs them.
+   *
+   * @param now the caller's current time, stamped as {@code meterstore.archived-at}
+   * @param leaseEpoch the archival lease epoch held, stamped as {@code meterstore.lease-epoch}
+   * @param maxPartitions the most months rewritten by this call, at least 1
+   * @return what was rewritten; {@code LEASE_LOST} (files deleted) when {@code leaseHeld} said no
+   * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when the new files'
+   *     digest differs from the rows read (nothing committed, new files deleted); {@code
+   *     QUARANTINED} on schema drift; {@code STORAGE} when every attempt failed (nothing committed;
+   *     files of attempts in unknown state are left for orphan removal)
+   */
+  CompactionResult compact(
+      Instant now, long leaseEpoch, int maxPartitions, BooleanSupplier leaseHeld);
 
   /**
    * Finds, and unless {@code dryRun} deletes, files under the table's location that no retained

@@ -8,6 +8,7 @@ import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.meterstore.maintenance.outcome.CompactionReport;
 
 /**
  * The archival and tiering instruments of DESIGN § 10 (scope {@code org.meterstore.maintenance},
@@ -26,6 +27,11 @@ public final class ArchivalMetrics {
   private final LongCounter deferred;
   private final LongCounter dropped;
   private final LongCounter orphans;
+  private final LongCounter filesRewritten;
+  private final LongCounter filesWritten;
+  private final LongCounter bytesRewritten;
+  private final LongCounter bytesWritten;
+  private final DoubleHistogram compactionDuration;
   private final Map<String, Long> violations = new ConcurrentHashMap<>();
   private final Map<String, Double> lag = new ConcurrentHashMap<>();
   private final Map<String, Long> ahead = new ConcurrentHashMap<>();
@@ -56,6 +62,32 @@ public final class ArchivalMetrics {
             "meterstore.partitions.orphans_reclaimed",
             "{partition}",
             "Partitions left detached by an interrupted run and archived by a later one");
+    filesRewritten =
+        counter(
+            meter,
+            "meterstore.compaction.files_rewritten",
+            "{file}",
+            "Small data files replaced by compaction");
+    filesWritten =
+        counter(
+            meter,
+            "meterstore.compaction.files_written",
+            "{file}",
+            "Data files written by compaction");
+    bytesRewritten =
+        counter(meter, "meterstore.compaction.bytes_rewritten", "By", "Size of the files replaced");
+    bytesWritten =
+        counter(
+            meter,
+            "meterstore.compaction.bytes_written",
+            "By",
+            "Size of the files that replace them");
+    compactionDuration =
+        meter
+            .histogramBuilder("meterstore.compaction.duration")
+            .setUnit("s")
+            .setDescription("Time to compact one table: plan, merge, write, re-read, commit")
+            .build();
     meter
         .gaugeBuilder("meterstore.tiering.invariant_violations")
         .ofLongs()
@@ -89,6 +121,15 @@ public final class ArchivalMetrics {
     if (orphan) {
       orphans.add(1, attributes(table));
     }
+  }
+
+  void compacted(String table, CompactionReport report, double seconds) {
+    Attributes a = attributes(table);
+    filesRewritten.add(report.filesRewritten(), a);
+    filesWritten.add(report.filesWritten(), a);
+    bytesRewritten.add(report.bytesBefore(), a);
+    bytesWritten.add(report.bytesAfter(), a);
+    compactionDuration.record(seconds, a);
   }
 
   void failed(String table) {

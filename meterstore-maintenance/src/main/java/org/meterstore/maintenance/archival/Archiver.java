@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li>leave it detached; reclaim detached partitions whose covering commit is older than {@code
  *       reader_grace} and that no reader pin overlaps, re-checking the digest first (a drop that
  *       cannot get its lock skips that partition);
+ *   <li>when enabled, compact the small files of closed months ({@link ColdTable#compact}), then
+ *       expire snapshots when enabled;
  *   <li>verify the invariant: no hot row below W.
  * </ol>
  *
@@ -95,6 +97,20 @@ public final class Archiver {
    */
   public TableOutcome run(
       TableDefinition table, Instant now, int maxWindows, boolean expireSnapshots) {
+    return run(table, now, maxWindows, expireSnapshots, false);
+  }
+
+  /**
+   * {@link #run(TableDefinition, Instant, int, boolean)}, then, when {@code compact} and while the
+   * lease is held, the compaction of the table's closed months ({@link ColdTable#compact}), before
+   * snapshot expiry; what it rewrote is {@code counts().compaction()}.
+   */
+  public TableOutcome run(
+      TableDefinition table,
+      Instant now,
+      int maxWindows,
+      boolean expireSnapshots,
+      boolean compact) {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(now, "now");
     if (maxWindows < 1) {
@@ -114,7 +130,7 @@ public final class Archiver {
     }
     try (ArchivalLease held = lease.get()) {
       LeasedRun run = new LeasedRun(hot, coldTable, table, now, held, settings, metrics);
-      TableOutcome result = run.execute(maxWindows, expireSnapshots);
+      TableOutcome result = run.execute(maxWindows, expireSnapshots, compact);
       if (result.status() == Status.FAILED) {
         metrics.failed(table.name());
       }

@@ -15,6 +15,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
@@ -27,6 +28,7 @@ import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.maintenance.internal.fault.FaultHook;
 import org.meterstore.maintenance.internal.fault.FaultInjection;
 import org.meterstore.maintenance.internal.fault.FaultPoint;
+import org.meterstore.maintenance.outcome.CompactionReport;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Counts;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
@@ -50,6 +52,12 @@ final class LeasedRun {
   private final ArchivalMetrics metrics;
   private final FaultHook faults = FaultInjection.current();
 
+  /**
+   * Months one run compacts at most: a backlog of years is worked off a year per cycle, so that a
+   * cycle stays short.
+   */
+  static final int MAX_COMPACTED_MONTHS = 12;
+
   private int windows;
   private long rows;
   private int dropped;
@@ -57,6 +65,7 @@ final class LeasedRun {
   private int expired;
   private boolean deferred;
   private boolean leaseLost;
+  private CompactionReport compaction = CompactionReport.NONE;
 
   /** The hot floor as this run last recorded it; null until recorded (nothing is reclaimed). */
   private Instant floor;
@@ -80,7 +89,7 @@ final class LeasedRun {
     this.metrics = metrics;
   }
 
-  TableOutcome execute(int maxWindows, boolean expireSnapshots) {
+  TableOutcome execute(int maxWindows, boolean expireSnapshots, boolean compact) {
     Instant w = null;
     OptionalLong below = OptionalLong.empty();
     try {
@@ -97,6 +106,9 @@ final class LeasedRun {
         reclaim(plan.reclaimable(), commits);
       }
       refuseStranded(plan.stranded());
+      if (compact && !leaseLost && failure == null) {
+        compact();
+      }
       if (expireSnapshots && !leaseLost) {
         expired =
             cold.expireSnapshots(now, table.policy(), awaitingReclaim())
@@ -129,7 +141,7 @@ final class LeasedRun {
     } else {
       status = windows > 0 ? Status.ARCHIVED : Status.NOTHING_DUE;
     }
-    Counts counts = Counts.archival(windows, rows, orphans, dropped, expired);
+    Counts counts = Counts.archival(windows, rows, orphans, dropped, expired, compaction);
     return new TableOutcome(
         table.name(),
         status,
@@ -297,6 +309,39 @@ final class LeasedRun {
         window.resumed());
     faults.reached(FaultPoint.AFTER_COMMIT, table.name(), name);
     return true;
+  }
+
+  /**
+   * Rewrites the small files of closed months ({@link ColdTable#compact}) under the lease: asked
+   * again just before the commit, so a run whose lease ended cannot commit. A failure is the run's
+   * failure; nothing was committed then.
+   */
+  private void compact() {
+    long started = System.nanoTime();
+    CompactionResult r =
+        cold.compact(
+            now,
+            lease.epoch(),
+            MAX_COMPACTED_MONTHS,
+            () -> {
+              faults.reached(FaultPoint.BEFORE_COMPACTION_COMMIT, table.name(), null);
+              return lease.isHeld();
+            });
+    if (r.status() == CompactionResult.Status.LEASE_LOST) {
+      leaseLost = true;
+      LOG.warn("Archival lease of {} lost before its compaction committed", table.name());
+      return;
+    }
+    if (r.committed()) {
+      compaction =
+          new CompactionReport(
+              r.partitionsCompacted(),
+              r.filesRewritten(),
+              r.filesWritten(),
+              r.bytesBefore(),
+              r.bytesAfter());
+      metrics.compacted(table.name(), compaction, (System.nanoTime() - started) / 1e9);
+    }
   }
 
   /**

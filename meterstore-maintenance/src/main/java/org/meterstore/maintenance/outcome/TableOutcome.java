@@ -176,6 +176,7 @@ public record TableOutcome(
    * @param snapshotsExpired cold snapshots expired (0 when expiry is off or the lease was lost)
    * @param subjectsErased subject mappings erased by the retention sweep ({@value
    *     TableOutcome#RETENTION} row only; 0 for a table)
+   * @param compaction what the run's compaction rewrote ({@link CompactionReport#NONE} when off)
    */
   public record Counts(
       int windowsArchived,
@@ -183,13 +184,33 @@ public record TableOutcome(
       int orphansReclaimed,
       int partitionsDropped,
       int snapshotsExpired,
-      long subjectsErased) {
+      long subjectsErased,
+      CompactionReport compaction) {
 
     /** Nothing done. */
     public static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0);
 
+    /** Counts without compaction. */
+    public Counts(
+        int windowsArchived,
+        long rowsArchived,
+        int orphansReclaimed,
+        int partitionsDropped,
+        int snapshotsExpired,
+        long subjectsErased) {
+      this(
+          windowsArchived,
+          rowsArchived,
+          orphansReclaimed,
+          partitionsDropped,
+          snapshotsExpired,
+          subjectsErased,
+          CompactionReport.NONE);
+    }
+
     /** Checks that every count is at least 0 and that orphans are among the windows. */
     public Counts {
+      Objects.requireNonNull(compaction, "compaction; use CompactionReport.NONE");
       if (windowsArchived < 0
           || rowsArchived < 0
           || partitionsDropped < 0
@@ -223,6 +244,24 @@ public record TableOutcome(
         int snapshotsExpired) {
       return new Counts(
           windowsArchived, rowsArchived, orphansReclaimed, partitionsDropped, snapshotsExpired, 0);
+    }
+
+    /** The counts of an archival run that also compacted. */
+    public static Counts archival(
+        int windowsArchived,
+        long rowsArchived,
+        int orphansReclaimed,
+        int partitionsDropped,
+        int snapshotsExpired,
+        CompactionReport compaction) {
+      return new Counts(
+          windowsArchived,
+          rowsArchived,
+          orphansReclaimed,
+          partitionsDropped,
+          snapshotsExpired,
+          0,
+          compaction);
     }
 
     /** The counts of a retention sweep. */

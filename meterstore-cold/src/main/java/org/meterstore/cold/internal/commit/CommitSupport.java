@@ -2,9 +2,12 @@ package org.meterstore.cold.internal.commit;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -39,6 +42,33 @@ public final class CommitSupport {
         access.tableName());
     table.updateProperties().set(TableProperties.COMMIT_NUM_RETRIES, "0").commit();
     return access.load();
+  }
+
+  /**
+   * {@code table} whose catalog commits are refused ({@link CommitFailedException}, so the attempt
+   * counts as refused and its files are deleted) unless the table's current snapshot is still
+   * {@code planned} at the swap. Iceberg's {@code SnapshotProducer} refreshes its base in {@code
+   * apply()}, so without this an update whose summary was derived from {@code planned} (its W) is
+   * silently re-applied onto any commit that landed since the caller loaded the table; turning off
+   * Iceberg's retry only covers commits that land between {@code apply()} and the swap.
+   */
+  public static Table refusingIfMoved(Table table, long planned) {
+    if (!(table instanceof HasTableOperations h)) {
+      return table;
+    }
+    return new BaseTable(
+        new InterceptingTableOperations(
+            h.operations(),
+            (base, next, commit) -> {
+              Snapshot current = base.currentSnapshot();
+              if (current == null || current.snapshotId() != planned) {
+                throw new CommitFailedException(
+                    "the table moved past the planned snapshot %s (now %s)",
+                    planned, current == null ? null : current.snapshotId());
+              }
+              commit.run();
+            }),
+        table.name());
   }
 
   /** Throws {@code QUARANTINED} when {@code table}'s schema drifted from {@code definition}. */

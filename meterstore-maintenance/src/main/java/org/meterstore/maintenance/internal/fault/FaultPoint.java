@@ -11,5 +11,10 @@ public enum FaultPoint {
   /** A window's commit landed and its digest matched; the partition is still detached. */
   AFTER_COMMIT,
   /** A reclaimable partition is about to be dropped. */
-  BEFORE_DROP
+  BEFORE_DROP,
+  /**
+   * A compaction's new files are written and re-checked; its rewrite is not committed yet (only
+   * reached when compaction is enabled and finds something to rewrite).
+   */
+  BEFORE_COMPACTION_COMMIT
 }
