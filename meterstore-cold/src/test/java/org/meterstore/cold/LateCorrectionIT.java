@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.meterstore.cold.ColdFixtures.DAY1;
 import static org.meterstore.cold.ColdFixtures.DAY2;
+import static org.meterstore.cold.ColdFixtures.DAY3;
 import static org.meterstore.cold.ColdFixtures.NOW;
 import static org.meterstore.cold.ColdFixtures.malo;
 import static org.meterstore.cold.ColdFixtures.stored;
@@ -87,6 +88,56 @@ class LateCorrectionIT {
     assertThat(current.watermark()).isEqualTo(DAY2);
     assertThat(current.meterstoreOperation()).isEqualTo("correction");
     assertThat(ColdFixtures.count(table.read())).isEqualTo(before + 3);
+  }
+
+  /**
+   * An archival commit that lands after the correction read W and before it commits (here: while
+   * the correction writes its file) used to be built upon by Iceberg with the correction's old W in
+   * the new snapshot: W moved back and the window just archived fell out of the live view. The
+   * correction must instead retry on the new snapshot and carry the new W.
+   */
+  @Test
+  void anArchivalCommitWhileACorrectionIsWrittenDoesNotMoveWBack() {
+    ColdTable table = archived("raced");
+    TableDefinition def = table.definition();
+    AtomicBoolean fired = new AtomicBoolean();
+    ((IcebergColdTable) table)
+        .access()
+        .decorate(
+            ops ->
+                new Forwarding.Operations(ops) {
+                  @Override
+                  public org.apache.iceberg.io.FileIO io() {
+                    return new Forwarding.Io(super.io()) {
+                      @Override
+                      public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
+                        if (path.endsWith(".parquet") && fired.compareAndSet(false, true)) {
+                          // another process's archival of day 2, committed through its own table
+                          store
+                              .table(def)
+                              .icebergTable()
+                              .newFastAppend()
+                              .set(
+                                  org.meterstore.cold.commit.SummaryKeys.WATERMARK, DAY3.toString())
+                              .commit();
+                        }
+                        return super.newOutputFile(path);
+                      }
+                    };
+                  }
+                });
+
+    CorrectionResult result =
+        table.appendCorrections(List.of(stored(malo(1), HOUR1, "99.5", "20260105000000")), NOW);
+
+    assertThat(fired).isTrue();
+    assertThat(result.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
+    assertThat(table.watermark()).as("W never moves back").isEqualTo(DAY3);
+    List<SnapshotInfo> history = table.snapshots();
+    for (int i = 1; i < history.size(); i++) {
+      assertThat(history.get(i).watermark()).isAfterOrEqualTo(history.get(i - 1).watermark());
+    }
+    assertThat(history.get(history.size() - 1).meterstoreOperation()).isEqualTo("correction");
   }
 
   @Test

@@ -208,4 +208,41 @@ class WatermarkIT {
         .extracting(SnapshotInfo::meterstoreOperation)
         .doesNotContain("restamp");
   }
+
+  /**
+   * The same race one step earlier: the archival lands after the re-stamp read W, when Iceberg
+   * refreshes the table to build the stamp, which it would then build on the archival with the old
+   * W.
+   */
+  @Test
+  void anArchivalLandingAfterTheRestampReadWDoesNotMoveWBack() {
+    ColdTable table = archivedDay1("reassert_early_race");
+    ForeignEngine.compact(table.icebergTable(), table.definition());
+    ColdTable archiver = store.createTable(table.definition());
+    AtomicBoolean raced = new AtomicBoolean();
+    ((IcebergColdTable) table)
+        .access()
+        .decorate(
+            ops ->
+                new Forwarding.Operations(ops) {
+                  @Override
+                  public org.apache.iceberg.TableMetadata refresh() {
+                    if (raced.compareAndSet(false, true)) {
+                      archiver.archive(
+                          new ArchiveRequest(DAY2, DAY3, NOW, 2),
+                          ColdFixtures.rows(table.definition(), 1, DAY2, DAY3, 60));
+                    }
+                    return super.refresh();
+                  }
+                });
+
+    boolean stamped = table.reassertWatermark(NOW);
+
+    assertThat(raced).isTrue();
+    assertThat(stamped).isFalse();
+    assertThat(table.watermark()).isEqualTo(DAY3);
+    assertThat(table.snapshots())
+        .extracting(SnapshotInfo::meterstoreOperation)
+        .doesNotContain("restamp");
+  }
 }

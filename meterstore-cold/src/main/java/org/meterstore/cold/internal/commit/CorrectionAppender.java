@@ -130,7 +130,12 @@ public final class CorrectionAppender {
         new SortedChunkWriter(
                 table, definition, settings.chunkRows(), settings.targetFileSizeBytes())
             .write(toAppend.iterator(), row -> {});
-    AppendFiles append = table.newAppend();
+    // The snapshot carries the W read above: were an archival commit to land before this one,
+    // Iceberg would build on it with that older W, moving W back. Refused instead, and tried again.
+    Snapshot planned = table.currentSnapshot();
+    AppendFiles append =
+        (planned == null ? table : CommitSupport.refusingIfMoved(table, planned.snapshotId()))
+            .newAppend();
     written.files().forEach(append::appendFile);
     append.set(SummaryKeys.WATERMARK, w.toString());
     append.set(SummaryKeys.ROW_COUNT, Long.toString(written.digest().rowCount()));

@@ -65,8 +65,9 @@ public final class Restamper {
       return false;
     }
     Instant w = WatermarkReader.read(table, access.tableName());
+    // the stamp carries the W read here: refused (and tried again) if anything landed since
     AppendFiles stamp =
-        table
+        CommitSupport.refusingIfMoved(table, current.snapshotId())
             .newFastAppend()
             .set(SummaryKeys.WATERMARK, w.toString())
             .set(SummaryKeys.ARCHIVED_AT, now.toString())
