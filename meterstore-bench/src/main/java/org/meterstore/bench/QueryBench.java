@@ -185,12 +185,13 @@ final class QueryBench {
         (double) pgBytes / plainRows,
         Target.ratioAtMost(0.01),
         String.format(
-            Locale.ROOT,
-            "Iceberg %,d bytes / %,d rows; PostgreSQL %,d bytes / %,d rows",
-            icebergBytes,
-            coldRows,
-            pgBytes,
-            plainRows));
+                Locale.ROOT,
+                "Iceberg %,d bytes / %,d rows; PostgreSQL %,d bytes / %,d rows; ",
+                icebergBytes,
+                coldRows,
+                pgBytes,
+                plainRows)
+            + FooterStats.of(files).describe(coldRows));
   }
 
   private static final String AGG_MS =

@@ -82,14 +82,34 @@ public final class TableLayout {
     return SortOrder.builderFor(schema).asc(MALO).asc(FROM).build();
   }
 
+  /**
+   * The columns that carry bloom filters: lookups by market location and by channel. Each file's
+   * filters are sized by its writer to the distinct values the file holds ({@code
+   * org.meterstore.cold.internal.write.BloomSizing}).
+   */
+  public static final List<String> BLOOM_COLUMNS = List.of(MALO, OBIS);
+
+  /**
+   * The false-positive rate bloom filters are sized for: 1 %, about 9.6 bits per distinct value
+   * (Parquet rounds a filter up to a power of two, so 1.2 to 2.4 bytes per distinct value). A
+   * lookup then opens one file in a hundred that does not hold the value; a lower rate costs 1.2
+   * more bits per value per halving for little: a false positive only costs reading one column
+   * chunk.
+   */
+  public static final double BLOOM_FPP = 0.01;
+
   /** The properties a new table gets. */
   public static Map<String, String> properties(TableDefinition table, long targetFileSizeBytes) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(TableProperties.FORMAT_VERSION, "2");
     p.put(TableProperties.DEFAULT_FILE_FORMAT, "parquet");
     p.put(TableProperties.PARQUET_COMPRESSION, "zstd");
-    p.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + MALO, "true");
-    p.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + OBIS, "true");
+    for (String column : BLOOM_COLUMNS) {
+      p.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + column, "true");
+      p.put(
+          TableProperties.PARQUET_BLOOM_FILTER_COLUMN_FPP_PREFIX + column,
+          Double.toString(BLOOM_FPP));
+    }
     p.put(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(targetFileSizeBytes));
     p.putAll(maintenanceProperties(table));
     p.put(SummaryKeys.TABLE_ARCHIVAL_STEP, table.policy().archivalStep().toString());

@@ -2,6 +2,7 @@ package org.meterstore.cold.internal.write;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
@@ -22,17 +23,29 @@ import org.apache.iceberg.parquet.Parquet;
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
+  private final Map<String, String> fileProperties;
 
   InternalParquetWriterFactory(Table table) {
+    this(table, Map.of());
+  }
+
+  private InternalParquetWriterFactory(Table table, Map<String, String> fileProperties) {
     this.table = table;
+    this.fileProperties = fileProperties;
+  }
+
+  /** A factory for files whose bloom filters are sized by {@code bloom}. */
+  InternalParquetWriterFactory sized(BloomSizing bloom) {
+    return new InternalParquetWriterFactory(table, bloom.properties(table));
   }
 
   @Override
   public DataWriter<StructLike> newDataWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     try {
-      return Parquet.writeData(file)
-          .forTable(table)
+      Parquet.DataWriteBuilder builder = Parquet.writeData(file).forTable(table);
+      fileProperties.forEach(builder::set);
+      return builder
           .createWriterFunc(CachingValueWriters::create)
           .withSpec(spec)
           .withPartition(partition)

@@ -9,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,6 +82,7 @@ public final class SortedChunkWriter {
   private final long targetFileSizeBytes;
   private final int maloPosition;
   private final int fromPosition;
+  private final int obisPosition;
   private final int[] identityPositions;
   private final boolean monthly;
 
@@ -95,6 +97,7 @@ public final class SortedChunkWriter {
         table.schema().columns().stream().map(f -> f.name()).collect(Collectors.toList());
     this.maloPosition = names.indexOf(StandardColumn.MALO_ID.columnName());
     this.fromPosition = names.indexOf(StandardColumn.FROM.columnName());
+    this.obisPosition = names.indexOf(StandardColumn.OBIS_CODE.columnName());
     this.identityPositions =
         definition.identityColumns().stream().mapToInt(c -> names.indexOf(c.name())).toArray();
     this.monthly = monthly(table, definition);
@@ -158,16 +161,16 @@ public final class SortedChunkWriter {
         if (previous != null && !keyed.malo().equals(previous.malo())) {
           grouped &= keyed.malo().compareTo(previous.malo()) > 0;
           if (grouped && pending.size() >= block) {
-            open.append(pending); // every MaLo in it is complete
+            open.append(pending, false); // every MaLo in it is complete
           }
         }
         if (pending.size() >= chunkRows) {
-          open.append(pending);
+          open.append(pending, false);
         }
         pending.add(keyed);
         previous = keyed;
       }
-      open.append(pending);
+      open.append(pending, true);
       open.closeAll();
       return new Written(List.copyOf(open.written), digest.digest());
     } catch (RuntimeException e) {
@@ -212,6 +215,30 @@ public final class SortedChunkWriter {
     String lastMalo;
     long lastFrom;
 
+    /** This partition's rows, distinct MaLos and channels in the block being appended. */
+    long blockRows;
+
+    long blockMalos;
+    final Set<Object> blockChannels = new HashSet<>();
+    private String blockLastMalo;
+
+    void resetBlock() {
+      blockRows = 0;
+      blockMalos = 0;
+      blockChannels.clear();
+      blockLastMalo = null;
+    }
+
+    /** Counts {@code k}, a row of this partition, in the block; rows come sorted by MaLo. */
+    void count(Keyed k, Object channel) {
+      blockRows++;
+      if (!k.malo().equals(blockLastMalo)) {
+        blockMalos++;
+        blockLastMalo = k.malo();
+      }
+      blockChannels.add(channel);
+    }
+
     Partition(PartitionKey key) {
       this.key = key;
     }
@@ -244,13 +271,19 @@ public final class SortedChunkWriter {
 
     /**
      * Sorts {@code rows} by {@code (malo_id, from)} (stable, and about linear for rows already
-     * grouped by MaLo), appends them to their partitions' files and empties the list.
+     * grouped by MaLo), appends them to their partitions' files and empties the list; {@code last}
+     * when no rows follow.
      */
-    void append(List<Keyed> rows) {
+    void append(List<Keyed> rows, boolean last) {
       if (rows.isEmpty()) {
         return;
       }
       rows.sort(BY_MALO_FROM);
+      countBlock(rows);
+      // Files end after this block when it is the last or fills the chunk: then a file opened
+      // now receives rows of this block only, and its counts are exact.
+      boolean exact = last || rowsOpen + rows.size() >= chunkRows;
+      long bound = exact ? 0 : chunkRows - rowsOpen + rows.size();
       PartitionSpec spec = table.spec();
       for (Keyed k : rows) {
         Partition p = k.partition();
@@ -261,8 +294,9 @@ public final class SortedChunkWriter {
           if (open.size() >= MAX_OPEN_FILES) {
             close(open.keySet().iterator().next());
           }
+          InternalParquetWriterFactory sized = factory.sized(sizing(p, exact, bound));
           p.writer =
-              new RollingDataWriter<>(factory, files, table.io(), targetFileSizeBytes, spec, p.key);
+              new RollingDataWriter<>(sized, files, table.io(), targetFileSizeBytes, spec, p.key);
         }
         open.put(p, Boolean.TRUE);
         p.writer.write(k.record());
@@ -274,6 +308,38 @@ public final class SortedChunkWriter {
       if (rowsOpen >= chunkRows) {
         closeAll();
       }
+    }
+
+    private void countBlock(List<Keyed> rows) {
+      for (Keyed k : rows) {
+        k.partition().resetBlock();
+      }
+      for (Keyed k : rows) {
+        k.partition().count(k, k.record().get(obisPosition));
+      }
+    }
+
+    /**
+     * The bloom filter sizes of a file of {@code p} opened in this block: its rows and distinct
+     * values in the block when {@code exact}; otherwise the file may receive up to {@code bound}
+     * rows before the open files end, and its distinct counts are estimated at the block's rate
+     * (distinct values per row) over that many rows, at least the block's.
+     */
+    private BloomSizing sizing(Partition p, boolean exact, long bound) {
+      long rows = exact ? p.blockRows : Math.max(p.blockRows, bound);
+      return new BloomSizing(
+          rows,
+          Map.of(
+              StandardColumn.MALO_ID.columnName(), scaled(p.blockMalos, p.blockRows, rows),
+              StandardColumn.OBIS_CODE.columnName(),
+                  scaled(p.blockChannels.size(), p.blockRows, rows)));
+    }
+
+    private static long scaled(long distinct, long blockRows, long rows) {
+      if (rows <= blockRows) {
+        return distinct;
+      }
+      return Math.min(rows, (long) Math.ceil((double) distinct * rows / blockRows));
     }
 
     private void close(Partition p) {
