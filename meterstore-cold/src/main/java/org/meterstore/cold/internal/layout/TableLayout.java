@@ -98,6 +98,36 @@ public final class TableLayout {
    */
   public static final double BLOOM_FPP = 0.01;
 
+  /**
+   * Columns written without a dictionary: the timestamps, sorted within a location, delta-encode to
+   * a few bits per row (a quarter-hour step is one constant delta), and {@code value} delta-
+   * encodes smaller than its dictionary once a file holds more than a few distinct values. Parquet
+   * tries a dictionary first for every other column and falls back to a delta encoding when it does
+   * not pay ({@code docs/storage-model.md}, "Encodings", has the measurements).
+   */
+  public static final List<String> NO_DICTIONARY_COLUMNS =
+      List.of(
+          StandardColumn.FROM.columnName(),
+          StandardColumn.TO.columnName(),
+          StandardColumn.RECORDED_AT.columnName(),
+          StandardColumn.VALUE.columnName());
+
+  /**
+   * How MeterStore's writer encodes every data file, whatever properties its table was created
+   * with; new tables carry them as properties too, so that a foreign writer (a compaction by Spark)
+   * writes the same. Parquet v2 data pages, whose writer uses {@code DELTA_BINARY_PACKED} for
+   * integers (timestamps, the decimal's unscaled {@code INT64}, dates) and {@code DELTA_BYTE_ARRAY}
+   * for strings where no dictionary is used; DuckDB, Spark, Trino and PyArrow read both.
+   */
+  public static Map<String, String> encodingProperties() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(TableProperties.PARQUET_PAGE_VERSION, "v2");
+    for (String column : NO_DICTIONARY_COLUMNS) {
+      p.put(TableProperties.PARQUET_DICT_ENCODING_ENABLED_COLUMN_PREFIX + column, "false");
+    }
+    return p;
+  }
+
   /** The properties a new table gets. */
   public static Map<String, String> properties(TableDefinition table, long targetFileSizeBytes) {
     Map<String, String> p = new LinkedHashMap<>();
@@ -110,6 +140,7 @@ public final class TableLayout {
           TableProperties.PARQUET_BLOOM_FILTER_COLUMN_FPP_PREFIX + column,
           Double.toString(BLOOM_FPP));
     }
+    p.putAll(encodingProperties());
     p.put(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(targetFileSizeBytes));
     p.putAll(maintenanceProperties(table));
     p.put(SummaryKeys.TABLE_ARCHIVAL_STEP, table.policy().archivalStep().toString());

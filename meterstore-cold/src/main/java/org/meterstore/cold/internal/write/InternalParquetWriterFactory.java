@@ -12,14 +12,16 @@ import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.parquet.Parquet;
+import org.meterstore.cold.internal.layout.TableLayout;
 
 /**
  * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
  * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
- * filters, sizes), metrics configuration and sort order, as Iceberg's generic writer factory would
- * use them, but without converting each timestamp to and from an {@code OffsetDateTime}, and with
- * {@link CachingValueWriters}, which convert a value repeated as the same object once. Data files
- * only: MeterStore writes no delete files.
+ * filters, sizes) overridden by MeterStore's encodings ({@link TableLayout#encodingProperties}) and
+ * each file's bloom filter sizes ({@link BloomSizing}), metrics configuration and sort order, as
+ * Iceberg's generic writer factory would use them, but without converting each timestamp to and
+ * from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which convert a value
+ * repeated as the same object once. Data files only: MeterStore writes no delete files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
