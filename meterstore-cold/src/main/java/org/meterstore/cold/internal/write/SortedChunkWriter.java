@@ -332,7 +332,8 @@ public final class SortedChunkWriter {
           Map.of(
               StandardColumn.MALO_ID.columnName(), scaled(p.blockMalos, p.blockRows, rows),
               StandardColumn.OBIS_CODE.columnName(),
-                  scaled(p.blockChannels.size(), p.blockRows, rows)));
+                  scaled(p.blockChannels.size(), p.blockRows, rows)),
+          exact);
     }
 
     private static long scaled(long distinct, long blockRows, long rows) {
