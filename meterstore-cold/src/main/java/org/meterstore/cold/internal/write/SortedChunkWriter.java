@@ -9,7 +9,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -215,29 +214,7 @@ public final class SortedChunkWriter {
     String lastMalo;
     long lastFrom;
 
-    /** This partition's rows, distinct MaLos and channels in the block being appended. */
-    long blockRows;
-
-    long blockMalos;
-    final Set<Object> blockChannels = new HashSet<>();
-    private String blockLastMalo;
-
-    void resetBlock() {
-      blockRows = 0;
-      blockMalos = 0;
-      blockChannels.clear();
-      blockLastMalo = null;
-    }
-
-    /** Counts {@code k}, a row of this partition, in the block; rows come sorted by MaLo. */
-    void count(Keyed k, Object channel) {
-      blockRows++;
-      if (!k.malo().equals(blockLastMalo)) {
-        blockMalos++;
-        blockLastMalo = k.malo();
-      }
-      blockChannels.add(channel);
-    }
+    final BlockCounts block = new BlockCounts();
 
     Partition(PartitionKey key) {
       this.key = key;
@@ -294,7 +271,7 @@ public final class SortedChunkWriter {
           if (open.size() >= MAX_OPEN_FILES) {
             close(open.keySet().iterator().next());
           }
-          InternalParquetWriterFactory sized = factory.sized(sizing(p, exact, bound));
+          InternalParquetWriterFactory sized = factory.sized(p.block.sizing(exact, bound));
           p.writer =
               new RollingDataWriter<>(sized, files, table.io(), targetFileSizeBytes, spec, p.key);
         }
@@ -312,35 +289,11 @@ public final class SortedChunkWriter {
 
     private void countBlock(List<Keyed> rows) {
       for (Keyed k : rows) {
-        k.partition().resetBlock();
+        k.partition().block.reset();
       }
       for (Keyed k : rows) {
-        k.partition().count(k, k.record().get(obisPosition));
+        k.partition().block.count(k.malo(), k.record().get(obisPosition));
       }
-    }
-
-    /**
-     * The bloom filter sizes of a file of {@code p} opened in this block: its rows and distinct
-     * values in the block when {@code exact}; otherwise the file may receive up to {@code bound}
-     * rows before the open files end, and its distinct counts are estimated at the block's rate
-     * (distinct values per row) over that many rows, at least the block's.
-     */
-    private BloomSizing sizing(Partition p, boolean exact, long bound) {
-      long rows = exact ? p.blockRows : Math.max(p.blockRows, bound);
-      return new BloomSizing(
-          rows,
-          Map.of(
-              StandardColumn.MALO_ID.columnName(), scaled(p.blockMalos, p.blockRows, rows),
-              StandardColumn.OBIS_CODE.columnName(),
-                  scaled(p.blockChannels.size(), p.blockRows, rows)),
-          exact);
-    }
-
-    private static long scaled(long distinct, long blockRows, long rows) {
-      if (rows <= blockRows) {
-        return distinct;
-      }
-      return Math.min(rows, (long) Math.ceil((double) distinct * rows / blockRows));
     }
 
     private void close(Partition p) {
