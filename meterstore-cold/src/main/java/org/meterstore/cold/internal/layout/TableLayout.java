@@ -99,11 +99,13 @@ public final class TableLayout {
   public static final double BLOOM_FPP = 0.01;
 
   /**
-   * Columns written without a dictionary: the timestamps, sorted within a location, delta-encode to
-   * a few bits per row (a quarter-hour step is one constant delta), and {@code value} delta-
-   * encodes smaller than its dictionary once a file holds more than a few distinct values. Parquet
-   * tries a dictionary first for every other column and falls back to a delta encoding when it does
-   * not pay ({@code docs/storage-model.md}, "Encodings", has the measurements).
+   * Columns written without a dictionary in a small file (fewer than {@link #SMALL_FILE_ROWS}
+   * rows): there the dictionary of {@code value} (thousands of distinct amounts, 8 bytes each) and
+   * of the timestamps costs more than their delta encoding, which packs a location's quarter-hours
+   * (one constant step) into a few bits per row. In larger files the dictionary wins (the
+   * timestamps repeat across locations, amounts across the file), and Parquet tries it first for
+   * every column, falling back to a delta encoding when it does not pay ({@code
+   * docs/storage-model.md}, "Encodings", has the measurements).
    */
   public static final List<String> NO_DICTIONARY_COLUMNS =
       List.of(
@@ -115,13 +117,22 @@ public final class TableLayout {
   /**
    * How MeterStore's writer encodes every data file, whatever properties its table was created
    * with; new tables carry them as properties too, so that a foreign writer (a compaction by Spark)
-   * writes the same. Parquet v2 data pages, whose writer uses {@code DELTA_BINARY_PACKED} for
-   * integers (timestamps, the decimal's unscaled {@code INT64}, dates) and {@code DELTA_BYTE_ARRAY}
-   * for strings where no dictionary is used; DuckDB, Spark, Trino and PyArrow read both.
+   * writes the same. Parquet v2 data pages, whose writer falls back from a dictionary to {@code
+   * DELTA_BINARY_PACKED} for integers (timestamps, the decimal's unscaled {@code INT64}, dates) and
+   * {@code DELTA_BYTE_ARRAY} for strings; DuckDB, Spark, Trino and PyArrow read both.
    */
   public static Map<String, String> encodingProperties() {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(TableProperties.PARQUET_PAGE_VERSION, "v2");
+    return p;
+  }
+
+  /** Files of fewer rows write {@link #NO_DICTIONARY_COLUMNS} without a dictionary. */
+  public static final long SMALL_FILE_ROWS = 10_000;
+
+  /** The encoding properties of a file of fewer than {@link #SMALL_FILE_ROWS} rows. */
+  public static Map<String, String> smallFileEncodingProperties() {
+    Map<String, String> p = encodingProperties();
     for (String column : NO_DICTIONARY_COLUMNS) {
       p.put(TableProperties.PARQUET_DICT_ENCODING_ENABLED_COLUMN_PREFIX + column, "false");
     }

@@ -2,6 +2,7 @@ package org.meterstore.cold.internal.write;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
@@ -28,7 +29,7 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
   private final Map<String, String> fileProperties;
 
   InternalParquetWriterFactory(Table table) {
-    this(table, Map.of());
+    this(table, TableLayout.encodingProperties());
   }
 
   private InternalParquetWriterFactory(Table table, Map<String, String> fileProperties) {
@@ -36,9 +37,18 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
     this.fileProperties = fileProperties;
   }
 
-  /** A factory for files whose bloom filters are sized by {@code bloom}. */
+  /**
+   * A factory for files whose bloom filters are sized by {@code bloom}, and whose timestamps and
+   * values are delta-encoded without a dictionary when they hold few rows.
+   */
   InternalParquetWriterFactory sized(BloomSizing bloom) {
-    return new InternalParquetWriterFactory(table, bloom.properties(table));
+    Map<String, String> p =
+        new LinkedHashMap<>(
+            bloom.rows() < TableLayout.SMALL_FILE_ROWS
+                ? TableLayout.smallFileEncodingProperties()
+                : TableLayout.encodingProperties());
+    p.putAll(bloom.properties(table));
+    return new InternalParquetWriterFactory(table, p);
   }
 
   @Override
