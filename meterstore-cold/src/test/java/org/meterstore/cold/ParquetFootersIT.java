@@ -43,7 +43,8 @@ import org.meterstore.testing.TestDatabase;
  * values the file holds (exactly when the writer held the file's rows, within a factor of two of
  * that when it streamed them), none on files of fewer than 1,000 rows, every stored MaLo found in
  * its file's filter; and the encodings MeterStore chose (v2 pages; in files of fewer than 10,000
- * rows delta-encoded timestamps and values, in larger ones the dictionary first), read back.
+ * rows delta-encoded timestamps and values, in larger ones delta-encoded timestamps and the
+ * dictionary first for values), read back.
  */
 @ExtendWith(PostgresExtension.class)
 class ParquetFootersIT {
@@ -242,8 +243,16 @@ class ParquetFootersIT {
           .isEqualTo("INT64");
     }
 
-    /** A larger file: the dictionary is tried first for value, with the v2 delta fallback. */
+    /**
+     * A larger file: timestamps delta-encoded; the dictionary is tried first for value, with the v2
+     * delta fallback.
+     */
     void assertLargeFileEncodings() {
+      for (String column : List.of("from", "to", "recorded_at")) {
+        Set<Encoding> used = new TreeSet<>(chunks.get(column).getEncodings());
+        used.remove(Encoding.RLE);
+        assertThat(used).as(column).containsExactly(Encoding.DELTA_BINARY_PACKED);
+      }
       assertThat(names(chunks.get("value")))
           .contains("RLE_DICTIONARY")
           .doesNotContain("PLAIN_DICTIONARY");
