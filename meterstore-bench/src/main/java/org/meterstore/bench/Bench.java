@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  */
 public final class Bench {
   private static final List<String> ALL =
-      List.of("ingest", "fleet", "archival", "query", "latency", "import");
+      List.of("ingest", "fleet", "archival", "query", "storage", "latency", "import");
 
   private Bench() {}
 
@@ -56,6 +56,7 @@ public final class Bench {
               case "archival" -> ArchivalBench.run(d, profile, archival);
               case "query" -> QueryBench.run(d, profile);
               case "import" -> ImportBench.run(d, profile);
+              case "storage" -> StorageBench.run(d, profile);
               default -> LatencyBench.run(d, profile);
             };
         these.forEach(Bench::print);

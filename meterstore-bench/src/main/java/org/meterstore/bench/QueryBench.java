@@ -86,7 +86,14 @@ final class QueryBench {
     System.out.println("query data set: " + sizes + "; plain PostgreSQL " + plainRows + " rows");
     ColdFiles year = new ColdFiles(files, coldRows, sizes);
     List<Result> results = new ArrayList<>();
-    results.add(storage(d, files, coldRows, plainRows, sizes));
+    Result storage = storage(d, files, coldRows, plainRows, sizes);
+    // printed now: the timed lines after it take most of a full run
+    System.out.printf(
+        Locale.ROOT,
+        "query storage: %.2f bytes/reading; %s%n",
+        storage.meterstore(),
+        storage.note());
+    results.add(storage);
     results.addAll(aggregate(d, p, files, sizes));
     results.add(series(d, p, sizes));
     results.addAll(ColdScanBench.run(d, p, year));
@@ -185,12 +192,13 @@ final class QueryBench {
         (double) pgBytes / plainRows,
         Target.ratioAtMost(0.01),
         String.format(
-            Locale.ROOT,
-            "Iceberg %,d bytes / %,d rows; PostgreSQL %,d bytes / %,d rows",
-            icebergBytes,
-            coldRows,
-            pgBytes,
-            plainRows));
+                Locale.ROOT,
+                "Iceberg %,d bytes / %,d rows; PostgreSQL %,d bytes / %,d rows; ",
+                icebergBytes,
+                coldRows,
+                pgBytes,
+                plainRows)
+            + FooterStats.of(files).describe(coldRows));
   }
 
   private static final String AGG_MS =

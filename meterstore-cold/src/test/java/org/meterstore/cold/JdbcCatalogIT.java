@@ -174,6 +174,10 @@ class JdbcCatalogIT {
         .containsEntry("write.parquet.compression-codec", "zstd")
         .containsEntry("write.parquet.bloom-filter-enabled.column.malo_id", "true")
         .containsEntry("write.parquet.bloom-filter-enabled.column.obis_code", "true")
+        .containsEntry("write.parquet.bloom-filter-fpp.column.malo_id", "0.01")
+        .containsEntry("write.parquet.page-version", "v2")
+        .containsEntry("write.parquet.dict-encoding-enabled.column.from", "false")
+        .doesNotContainKey("write.parquet.dict-encoding-enabled.column.value")
         .containsEntry("commit.retry.num-retries", "0")
         .containsEntry("write.target-file-size-bytes", Long.toString(128L * 1024 * 1024));
   }

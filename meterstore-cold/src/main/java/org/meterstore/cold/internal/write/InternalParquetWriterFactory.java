@@ -2,6 +2,8 @@ package org.meterstore.cold.internal.write;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
@@ -11,28 +13,51 @@ import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.parquet.Parquet;
+import org.meterstore.cold.internal.layout.TableLayout;
 
 /**
  * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
  * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
- * filters, sizes), metrics configuration and sort order, as Iceberg's generic writer factory would
- * use them, but without converting each timestamp to and from an {@code OffsetDateTime}, and with
- * {@link CachingValueWriters}, which convert a value repeated as the same object once. Data files
- * only: MeterStore writes no delete files.
+ * filters, sizes) overridden by MeterStore's encodings ({@link TableLayout#encodingProperties}) and
+ * each file's bloom filter sizes ({@link BloomSizing}), metrics configuration and sort order, as
+ * Iceberg's generic writer factory would use them, but without converting each timestamp to and
+ * from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which convert a value
+ * repeated as the same object once. Data files only: MeterStore writes no delete files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
+  private final Map<String, String> fileProperties;
 
   InternalParquetWriterFactory(Table table) {
+    this(table, TableLayout.encodingProperties());
+  }
+
+  private InternalParquetWriterFactory(Table table, Map<String, String> fileProperties) {
     this.table = table;
+    this.fileProperties = fileProperties;
+  }
+
+  /**
+   * A factory for files whose bloom filters are sized by {@code bloom}, and whose timestamps and
+   * values are delta-encoded without a dictionary when they hold few rows.
+   */
+  InternalParquetWriterFactory sized(BloomSizing bloom) {
+    Map<String, String> p =
+        new LinkedHashMap<>(
+            bloom.rows() < TableLayout.SMALL_FILE_ROWS
+                ? TableLayout.smallFileEncodingProperties()
+                : TableLayout.encodingProperties());
+    p.putAll(bloom.properties(table));
+    return new InternalParquetWriterFactory(table, p);
   }
 
   @Override
   public DataWriter<StructLike> newDataWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     try {
-      return Parquet.writeData(file)
-          .forTable(table)
+      Parquet.DataWriteBuilder builder = Parquet.writeData(file).forTable(table);
+      fileProperties.forEach(builder::set);
+      return builder
           .createWriterFunc(CachingValueWriters::create)
           .withSpec(spec)
           .withPartition(partition)

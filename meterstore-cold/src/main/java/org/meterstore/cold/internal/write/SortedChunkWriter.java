@@ -81,6 +81,7 @@ public final class SortedChunkWriter {
   private final long targetFileSizeBytes;
   private final int maloPosition;
   private final int fromPosition;
+  private final int obisPosition;
   private final int[] identityPositions;
   private final boolean monthly;
 
@@ -95,6 +96,7 @@ public final class SortedChunkWriter {
         table.schema().columns().stream().map(f -> f.name()).collect(Collectors.toList());
     this.maloPosition = names.indexOf(StandardColumn.MALO_ID.columnName());
     this.fromPosition = names.indexOf(StandardColumn.FROM.columnName());
+    this.obisPosition = names.indexOf(StandardColumn.OBIS_CODE.columnName());
     this.identityPositions =
         definition.identityColumns().stream().mapToInt(c -> names.indexOf(c.name())).toArray();
     this.monthly = monthly(table, definition);
@@ -158,16 +160,16 @@ public final class SortedChunkWriter {
         if (previous != null && !keyed.malo().equals(previous.malo())) {
           grouped &= keyed.malo().compareTo(previous.malo()) > 0;
           if (grouped && pending.size() >= block) {
-            open.append(pending); // every MaLo in it is complete
+            open.append(pending, false); // every MaLo in it is complete
           }
         }
         if (pending.size() >= chunkRows) {
-          open.append(pending);
+          open.append(pending, false);
         }
         pending.add(keyed);
         previous = keyed;
       }
-      open.append(pending);
+      open.append(pending, true);
       open.closeAll();
       return new Written(List.copyOf(open.written), digest.digest());
     } catch (RuntimeException e) {
@@ -212,6 +214,8 @@ public final class SortedChunkWriter {
     String lastMalo;
     long lastFrom;
 
+    final BlockCounts block = new BlockCounts();
+
     Partition(PartitionKey key) {
       this.key = key;
     }
@@ -244,13 +248,19 @@ public final class SortedChunkWriter {
 
     /**
      * Sorts {@code rows} by {@code (malo_id, from)} (stable, and about linear for rows already
-     * grouped by MaLo), appends them to their partitions' files and empties the list.
+     * grouped by MaLo), appends them to their partitions' files and empties the list; {@code last}
+     * when no rows follow.
      */
-    void append(List<Keyed> rows) {
+    void append(List<Keyed> rows, boolean last) {
       if (rows.isEmpty()) {
         return;
       }
       rows.sort(BY_MALO_FROM);
+      countBlock(rows);
+      // Files end after this block when it is the last or fills the chunk: then a file opened
+      // now receives rows of this block only, and its counts are exact.
+      boolean exact = last || rowsOpen + rows.size() >= chunkRows;
+      long bound = exact ? 0 : chunkRows - rowsOpen + rows.size();
       PartitionSpec spec = table.spec();
       for (Keyed k : rows) {
         Partition p = k.partition();
@@ -261,8 +271,9 @@ public final class SortedChunkWriter {
           if (open.size() >= MAX_OPEN_FILES) {
             close(open.keySet().iterator().next());
           }
+          InternalParquetWriterFactory sized = factory.sized(p.block.sizing(exact, bound));
           p.writer =
-              new RollingDataWriter<>(factory, files, table.io(), targetFileSizeBytes, spec, p.key);
+              new RollingDataWriter<>(sized, files, table.io(), targetFileSizeBytes, spec, p.key);
         }
         open.put(p, Boolean.TRUE);
         p.writer.write(k.record());
@@ -273,6 +284,15 @@ public final class SortedChunkWriter {
       rows.clear();
       if (rowsOpen >= chunkRows) {
         closeAll();
+      }
+    }
+
+    private void countBlock(List<Keyed> rows) {
+      for (Keyed k : rows) {
+        k.partition().block.reset();
+      }
+      for (Keyed k : rows) {
+        k.partition().block.count(k.malo(), k.record().get(obisPosition));
       }
     }
 
