@@ -192,9 +192,7 @@ class WatermarkIT {
                     ops,
                     (base, next, commit) -> {
                       if (raced.compareAndSet(false, true)) {
-                        archiver.archive(
-                            new ArchiveRequest(DAY2, DAY3, NOW, 2),
-                            ColdFixtures.rows(table.definition(), 1, DAY2, DAY3, 60));
+                        archiveDay2(archiver);
                       }
                       commit.run();
                     }));
@@ -228,9 +226,7 @@ class WatermarkIT {
                   @Override
                   public org.apache.iceberg.TableMetadata refresh() {
                     if (raced.compareAndSet(false, true)) {
-                      archiver.archive(
-                          new ArchiveRequest(DAY2, DAY3, NOW, 2),
-                          ColdFixtures.rows(table.definition(), 1, DAY2, DAY3, 60));
+                      archiveDay2(archiver);
                     }
                     return super.refresh();
                   }
@@ -244,5 +240,12 @@ class WatermarkIT {
     assertThat(table.snapshots())
         .extracting(SnapshotInfo::meterstoreOperation)
         .doesNotContain("restamp");
+  }
+
+  /** Another process's archival of day 2 (one meter): W becomes day 3. */
+  private static void archiveDay2(ColdTable archiver) {
+    archiver.archive(
+        new ArchiveRequest(DAY2, DAY3, NOW, 2),
+        ColdFixtures.rows(archiver.definition(), 1, DAY2, DAY3, 60));
   }
 }
