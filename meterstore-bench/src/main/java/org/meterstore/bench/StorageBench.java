@@ -32,8 +32,9 @@ import org.meterstore.cold.table.ColdTable;
  * than the column data decides the bytes per reading. Whole file sizes per cold reading vs {@code
  * pg_total_relation_size} per reading of a PostgreSQL table holding the same rows with the
  * resolution index. The note splits the files' bytes by footer (columns, bloom filters, the rest).
- * There is no compaction yet: when the maintenance loop compacts, a second line measures the same
- * table after it.
+ * A second line measures the same table after one compaction ({@code ColdTable.compact}, as {@code
+ * maintain --compact} runs it): the closed month becomes one file, the month W lies in is left as
+ * it is.
  */
 final class StorageBench {
   static final TableDefinition TABLE = TableDefinition.interval("small_deployment");
@@ -104,6 +105,12 @@ final class StorageBench {
     long coldRows = cold.stream().mapToLong(ColdDataFile::recordCount).sum();
     FooterStats footers = FooterStats.of(files);
     long pgBytes = plainBytes(d, all);
+    // then one compaction as the maintenance loop runs it: January is closed, February is not
+    Instant end = start.plus(java.time.Duration.ofDays(DAYS)).plusSeconds(7200);
+    table.compact(end, 1, 12, () -> true);
+    List<ColdDataFile> compacted = table.view(SnapshotSelector.current()).dataFiles();
+    List<String> compactedFiles = QueryBench.dataFiles(compacted);
+    FooterStats after = FooterStats.of(compactedFiles);
     String sizes =
         String.format(
             Locale.ROOT,
@@ -125,7 +132,19 @@ final class StorageBench {
             Target.ratioAtMost(0.01),
             footers.describe(coldRows)
                 + String.format(
-                    Locale.ROOT, " PostgreSQL %,d bytes / %,d rows", pgBytes, all.size())));
+                    Locale.ROOT, " PostgreSQL %,d bytes / %,d rows", pgBytes, all.size())),
+        new Result(
+            "3b storage, small deployment, compacted",
+            String.format(
+                Locale.ROOT,
+                "the same table after one compaction (closed months rewritten): %d files",
+                compactedFiles.size()),
+            "bytes/reading",
+            (double) after.fileBytes() / coldRows,
+            "PostgreSQL table + index (pg_total_relation_size)",
+            (double) pgBytes / all.size(),
+            Target.valueAtMost(6.0),
+            after.describe(coldRows)));
   }
 
   /** The hot tier's primary-key order: MaLo, channel, from, version. */
