@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -184,6 +189,104 @@ class DistributionIT {
     assertThat(json.get("tables").get(0).get("partitions_ahead").asInt()).isPositive();
   }
 
+  /**
+   * Issue #22: an S3 deployment configured only through {@code meterstore.toml} starts, imports
+   * into the lake, archives and answers from the distribution's {@code lib/} alone. The S3 server
+   * (s3proxy, in memory) runs in this test's JVM; the command in the child sees only its endpoint.
+   * Fails when the shipped classpath lacks a jar {@code S3FileIO} needs (it lacked the AWS {@code
+   * sts} jar: every verb died with {@code NoClassDefFoundError}).
+   */
+  @Test
+  void anS3DeploymentImportsAndQueriesFromTheJarsInLib() throws Exception {
+    BlobStore blobs = new TransientNio2BlobStore();
+    blobs.createContainer("lake");
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(blobs)
+            .endpoint(URI.create("http://127.0.0.1:0"))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "meterstore", "s3-secret-value")
+            .build();
+    proxy.start();
+    try {
+      Path work = Files.createDirectories(dir.resolve("s3"));
+      String s3 =
+          "[cold.s3]\n"
+              + "endpoint = \"http://127.0.0.1:"
+              + proxy.getPort()
+              + "\"\n"
+              + "region = \"eu-central-1\"\n"
+              + "access_key_id = \"meterstore\"\n"
+              + "secret_access_key = \"${S3_SECRET}\"\n";
+      Files.writeString(
+          work.resolve("meterstore.toml"),
+          CliIT.toml(db, work.resolve("unused"), "")
+              .replaceFirst("warehouse = \"[^\"]*\"", "warehouse = \"s3://lake/warehouse\"")
+              .replace("[privacy]\n", s3 + "[privacy]\n")
+              // Its own schema and namespace: the other tests' store shares this database.
+              .replace("[hot]\n", "[hot]\nschema = \"s3store\"\n")
+              .replace("[cold]\n", "[cold]\nnamespace = \"s3store\"\n"));
+      Map<String, String> env = Map.of("S3_SECRET", "s3-secret-value");
+
+      Run create = launcher(work, env, "create", "--now", "2026-03-01T00:00:00Z");
+      assertThat(create.code()).as(create.toString()).isZero();
+      assertThat(create.err()).doesNotContain("NoClassDefFoundError", "Exception in thread");
+
+      StringBuilder csv = new StringBuilder("malo_id,obis_code,sparte,from,to,value,unit,quality,");
+      csv.append("version_scope\n");
+      for (int i = 0; i < 8; i++) {
+        java.time.Instant from =
+            java.time.Instant.parse("2026-01-10T00:00:00Z").plusSeconds(900L * i);
+        csv.append("50000000005,1-0:1.8.0,STROM,")
+            .append(from)
+            .append(',')
+            .append(from.plusSeconds(900))
+            .append(",1.25")
+            .append(i)
+            .append(",KWH,MEASURED,9900000000003:2026-01\n");
+      }
+      Files.writeString(work.resolve("jan.csv"), csv.toString());
+      Run imported =
+          launcher(
+              work,
+              env,
+              "--format",
+              "json",
+              "import",
+              "--table",
+              "strom",
+              "--now",
+              "2026-03-01T00:00:00Z",
+              "jan.csv");
+      assertThat(imported.code()).as(imported.toString()).isZero();
+      assertThat(imported.json().get("inserted").asInt()).isEqualTo(8);
+      assertThat(blobs.list("lake").contents()).as("objects in the bucket").isNotEmpty();
+
+      Run check = launcher(work, env, "check");
+      assertThat(check.code()).as(check.toString()).isZero();
+
+      Run query =
+          launcher(
+              work,
+              env,
+              "--format",
+              "json",
+              "query",
+              "--now",
+              "2026-03-01T00:00:00Z",
+              "SELECT COUNT(*) AS readings, SUM(\"value\") AS energy FROM strom");
+      assertThat(query.code()).as(query.toString()).isZero();
+      JsonNode row = query.json().get("rows").get(0);
+      assertThat(row.get("readings").asInt()).isEqualTo(8);
+      // 8 x 1.25 + (0 + 1 + ... + 7) / 1000 = 10.028
+      assertThat(new java.math.BigDecimal(row.get("energy").asText()))
+          .isEqualByComparingTo("10.028");
+      assertThat(create.out() + create.err() + query.out() + query.err())
+          .doesNotContain("s3-secret-value");
+    } finally {
+      proxy.stop();
+    }
+  }
+
   /** The children's own java.io.tmpdir, passed in JAVA_OPTS. */
   private static Path childTmpdir() throws IOException {
     return Files.createDirectories(dir.resolve("tmp"));
@@ -199,18 +302,19 @@ class DistributionIT {
 
   /** {@code bin/meterstore args} in {@code cwd}, with JAVA_HOME and JAVA_OPTS only. */
   private static Run launcher(Path cwd, String... args) throws Exception {
+    return launcher(cwd, Map.of(), args);
+  }
+
+  /** The same, with {@code extraEnv} added (variables the configuration references). */
+  private static Run launcher(Path cwd, Map<String, String> extraEnv, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of(home.resolve("bin/meterstore").toString()));
     command.addAll(List.of(args));
-    return run(
-        cwd,
-        Map.of(
-            "PATH",
-            "/usr/bin:/bin",
-            "JAVA_HOME",
-            JAVA_HOME.toString(),
-            "JAVA_OPTS",
-            "-Djava.io.tmpdir=" + childTmpdir()),
-        command.toArray(String[]::new));
+    Map<String, String> env = new java.util.HashMap<>(extraEnv);
+    env.put("PATH", "/usr/bin:/bin");
+    env.put("JAVA_HOME", JAVA_HOME.toString());
+    env.put("JAVA_OPTS", "-Djava.io.tmpdir=" + childTmpdir());
+    return run(cwd, env, command.toArray(String[]::new));
   }
 
   /**
