@@ -72,6 +72,19 @@ public interface ColdTable {
   Instant watermark();
 
   /**
+   * {@link #watermark()}, checked against the hot tier's recorded floor (see {@link
+   * SnapshotView#watermarkNotBelow}): what archival and routed writes use, so that a table rolled
+   * back behind MeterStore's last commit halts instead of filling the gap with nothing.
+   *
+   * @param floor the hot tier's recorded floor, {@link Instant#EPOCH} when none was recorded
+   * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when W lies below
+   *     {@code floor}; as {@link #watermark()} otherwise
+   */
+  default Instant watermarkNotBelow(Instant floor) {
+    return view(SnapshotSelector.current()).watermarkNotBelow(floor);
+  }
+
+  /**
    * The watermark W as snapshot {@code snapshotId} has it: its own {@code meterstore.watermark}, or
    * that of its nearest ancestor that carries one (the same parent walk as {@link #watermark()});
    * the epoch when no ancestor does. A hole in the history means W is unknown, never the epoch.

@@ -72,6 +72,10 @@ public final class TieredAppend {
     Batch state = new Batch(table, readings, now);
     Instant w = coldTable.watermark();
     state.route(w);
+    if (!state.pendingCold.isEmpty()) {
+      // a correction appended onto a rolled-back history would be lost when it is rolled forward
+      requireNotBehindFloor(table, coldTable);
+    }
     coldTable.checkCorrections(state.stamped(state.pendingCold));
     for (int round = 1; ; round++) {
       hook.at(AppendPoint.AFTER_ROUTING, table.name(), w);
@@ -118,6 +122,11 @@ public final class TieredAppend {
     } catch (BelowFloorException e) {
       // the window was archived or is being archived: route by the W archival commits next
       if (!coldTable.watermark().isAfter(w)) {
+        try {
+          requireNotBehindFloor(state.table, coldTable);
+        } catch (MeterStoreException behind) {
+          throw state.anyLanded() ? state.failure(behind) : behind;
+        }
         throw state.failure(
             ErrorKind.LOCK_TIMEOUT,
             "a window of the batch is being archived and W has not moved yet ("
@@ -129,6 +138,15 @@ public final class TieredAppend {
     } catch (MeterStoreException e) {
       throw state.anyLanded() ? state.failure(e) : e;
     }
+  }
+
+  /**
+   * Refuses the batch when the table's W lies below the hot floor (rolled back behind MeterStore's
+   * last commit): read only when a reading is routed to the cold tier or the hot tier refused one
+   * below its floor, so the common append pays nothing for it.
+   */
+  private void requireNotBehindFloor(TableDefinition table, ColdTable coldTable) {
+    coldTable.watermarkNotBelow(hot.partitions().floor(table));
   }
 
   /** Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do). */

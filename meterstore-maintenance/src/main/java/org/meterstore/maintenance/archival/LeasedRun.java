@@ -98,7 +98,7 @@ final class LeasedRun {
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
       List<ArchivalCommit> commits = cold.archivalCommits();
-      Instant current = cold.watermark();
+      Instant current = cold.watermarkNotBelow(hot.partitions().floor(table));
       recordFloor(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
       archiveWindows(plan, partitions);

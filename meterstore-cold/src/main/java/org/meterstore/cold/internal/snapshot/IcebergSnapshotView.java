@@ -22,6 +22,7 @@ import org.apache.iceberg.util.SnapshotUtil;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.internal.watermark.WatermarkFloor;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.scan.ColumnBatchReader;
 import org.meterstore.cold.snapshot.ColdDataFile;
@@ -100,6 +101,11 @@ public final class IcebergSnapshotView implements SnapshotView {
   @Override
   public Instant watermark() {
     return watermark;
+  }
+
+  @Override
+  public Instant watermarkNotBelow(Instant floor) {
+    return WatermarkFloor.require(table, tableName, snapshotId, watermark, floor);
   }
 
   @Override

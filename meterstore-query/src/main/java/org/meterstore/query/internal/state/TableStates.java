@@ -67,14 +67,47 @@ final class TableStates {
    * it is thrown.
    */
   private static Cold cold(CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean hot) {
+    SnapshotView view;
     try {
-      return new Cold(pin(rt, def, mode), null);
+      view = pin(rt, def, mode);
     } catch (MeterStoreException e) {
       if (!hot || !e.isRetryable()) {
         throw e;
       }
       return new Cold(null, e);
     }
+    if (readsCurrentSnapshot(mode)) {
+      requireNotBehindFloor(rt, def, view, hot);
+    }
+    return new Cold(view, null);
+  }
+
+  /**
+   * Refuses a current snapshot whose W lies below the hot tier's floor (a table rolled back behind
+   * MeterStore's last commit): its answer would miss the readings in between. A mode that reads
+   * only the cold tier still answers while PostgreSQL is unreachable: it then reports what the lake
+   * holds below its W, unchecked.
+   */
+  private static void requireNotBehindFloor(
+      CatalogRuntime rt, TableDefinition def, SnapshotView view, boolean hot) {
+    Instant floor;
+    try {
+      floor = rt.hot().partitions().floor(def);
+    } catch (MeterStoreException e) {
+      if (hot || !e.isRetryable()) {
+        throw e;
+      }
+      return;
+    }
+    view.watermarkNotBelow(floor);
+  }
+
+  /** Whether the mode reads the table's current snapshot (every mode but the as-of ones). */
+  private static boolean readsCurrentSnapshot(ReadMode mode) {
+    return switch (mode.kind()) {
+      case AS_OF_SNAPSHOT, AS_OF_TAG, AS_OF_TIME -> false;
+      default -> true;
+    };
   }
 
   private static SnapshotView pin(CatalogRuntime rt, TableDefinition def, ReadMode mode) {

@@ -17,10 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Computes the {@code system} relations at {@code now}. {@code healthy} covers both ways a table
- * stops working: rows below W still in PostgreSQL (wrong answers now) and no attached partition
- * ending after {@code now} (no answers shortly). A table with no partitions at all is exempt; one
- * whose partitions or watermark cannot be read reports {@code -1} (or null) and is not healthy.
+ * Computes the {@code system} relations at {@code now}. {@code healthy} covers the ways a table
+ * stops working: rows below W still in PostgreSQL (wrong answers now), a W below the hot tier's
+ * floor (a rollback behind MeterStore: readings in neither tier, so queries refuse) and no attached
+ * partition ending after {@code now} (no answers shortly). A table with no partitions at all is
+ * exempt; one whose partitions or watermark cannot be read reports {@code -1} (or null) and is not
+ * healthy.
  */
 public final class SystemTablesComputer {
   private static final Logger LOG = LoggerFactory.getLogger(SystemTablesComputer.class);
@@ -92,7 +94,10 @@ public final class SystemTablesComputer {
         LOG.warn("Cannot count rows below W of {}: {}", def.name(), e.toString());
       }
     }
-    boolean healthy = w != null && violations == 0 && hotPartitions >= 0 && (none || ahead > 0);
+    Instant floor = floor(rt, def);
+    boolean behindFloor = w != null && floor != null && w.isBefore(floor);
+    boolean healthy =
+        w != null && !behindFloor && violations == 0 && hotPartitions >= 0 && (none || ahead > 0);
     Long lag = w == null ? null : Duration.between(w, now).getSeconds();
     return new Object[] {
       def.name(),
@@ -101,8 +106,22 @@ public final class SystemTablesComputer {
       hotPartitions,
       ahead,
       violations,
-      healthy
+      healthy,
+      floor == null ? null : floor.toEpochMilli()
     };
+  }
+
+  /**
+   * The hot tier's floor (the last W MeterStore committed); null when it cannot be read. A cold W
+   * below it means the table was rolled back behind MeterStore: the table is not healthy.
+   */
+  private static Instant floor(CatalogRuntime rt, TableDefinition def) {
+    try {
+      return rt.hot().partitions().floor(def);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot read the hot floor of {}: {}", def.name(), e.toString());
+      return null;
+    }
   }
 
   private static List<Object[]> config(CatalogRuntime rt, TableDefinition def) {

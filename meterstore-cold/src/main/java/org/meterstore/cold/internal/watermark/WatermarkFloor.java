@@ -1,0 +1,87 @@
+package org.meterstore.cold.internal.watermark;
+
+import java.time.Instant;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+
+/**
+ * The rule that W never moves back (DESIGN § 1, "never both, never neither"): the hot tier records
+ * the last W MeterStore committed as its floor and drops the partitions below it, so a cold W below
+ * that floor means the readings in between are in neither tier. That happens when a foreign tool
+ * rolled the table back to an older snapshot (or set an older one current). Every read of W that
+ * decides something (queries, archival, status, routed writes) checks it here, and a regression is
+ * an {@code INVARIANT_VIOLATED} error naming both values, the snapshot, and the snapshot to roll
+ * forward to when the table's metadata still has one.
+ */
+public final class WatermarkFloor {
+  private WatermarkFloor() {}
+
+  /**
+   * Returns {@code w} when it is not below {@code floor}.
+   *
+   * @param table the loaded table {@code w} was read from, searched for a snapshot to roll forward
+   *     to
+   * @param snapshotId the snapshot {@code w} belongs to, or null for a table without snapshots
+   * @param floor the hot tier's recorded floor ({@link Instant#EPOCH} when none was recorded)
+   * @throws MeterStoreException {@code INVARIANT_VIOLATED} when {@code w < floor}
+   */
+  public static Instant require(
+      Table table, String tableName, Long snapshotId, Instant w, Instant floor) {
+    if (floor == null || !w.isBefore(floor)) {
+      return w;
+    }
+    throw regression(table, tableName, snapshotId, w, floor);
+  }
+
+  private static MeterStoreException regression(
+      Table table, String tableName, Long snapshotId, Instant w, Instant floor) {
+    Snapshot forward = rollForwardTarget(table, floor, tableName);
+    String remedy =
+        forward == null
+            ? "no snapshot in the table's metadata carries it any more: restore the readings"
+                + " between them (meterstore import of that range) to move W up again"
+            : "roll the table forward to snapshot "
+                + forward.snapshotId()
+                + " (it carries W "
+                + WatermarkReader.own(forward, tableName)
+                + "), or restore the readings between them (meterstore import of that range)";
+    return new MeterStoreException(
+        ErrorKind.INVARIANT_VIOLATED,
+        "The watermark of table "
+            + tableName
+            + " went back: the cold tier's current snapshot "
+            + (snapshotId == null ? "(none)" : snapshotId)
+            + " has W "
+            + w
+            + ", below the floor "
+            + floor
+            + " that MeterStore committed and recorded in the hot tier, so the readings in ["
+            + w
+            + ", "
+            + floor
+            + ") are in neither tier (was the table rolled back by another tool?). Queries and"
+            + " archival refuse the table until W is back: "
+            + remedy);
+  }
+
+  /** The newest snapshot (by sequence number) whose own W is at least {@code floor}, or null. */
+  private static Snapshot rollForwardTarget(Table table, Instant floor, String tableName) {
+    Snapshot best = null;
+    for (Snapshot s : table.snapshots()) {
+      Instant own;
+      try {
+        own = WatermarkReader.own(s, tableName);
+      } catch (MeterStoreException e) {
+        continue;
+      }
+      if (own != null
+          && !own.isBefore(floor)
+          && (best == null || s.sequenceNumber() > best.sequenceNumber())) {
+        best = s;
+      }
+    }
+    return best;
+  }
+}

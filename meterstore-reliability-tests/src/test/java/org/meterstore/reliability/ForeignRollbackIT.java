@@ -1,0 +1,217 @@
+package org.meterstore.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.opentelemetry.api.OpenTelemetry;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.MeterCatalog;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.Resolution;
+import org.meterstore.api.commodity.Commodity;
+import org.meterstore.api.commodity.Unit;
+import org.meterstore.api.reading.Quality;
+import org.meterstore.api.reading.Reading;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.api.table.TablePolicy;
+import org.meterstore.maintenance.MaintenanceOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome;
+import org.meterstore.maintenance.outcome.TableOutcome.Status;
+import org.meterstore.maintenance.testing.TwoTiers;
+import org.meterstore.testing.PostgresExtension;
+import org.meterstore.testing.TestDatabase;
+import org.meterstore.testing.workload.Workload;
+
+/**
+ * A foreign tool rolls a cold table back to an older snapshot after MeterStore archived past it and
+ * reclaimed the partitions: the readings between the old and the new W are then in neither tier.
+ * Before, every query answered short without an error and archival filled the gap with empty
+ * windows. Now W below the hot floor is an {@code INVARIANT_VIOLATED} refusal everywhere (queries,
+ * archival, routed corrections, {@code system.tables}) while writes above the floor still land, and
+ * rolling the table forward restores every answer.
+ */
+@ExtendWith(PostgresExtension.class)
+class ForeignRollbackIT {
+  private static final String TABLE = "rollback";
+  private static final Instant DAY1 = Instant.parse("2027-03-01T00:00:00Z");
+  private static final Instant DAY2 = Instant.parse("2027-03-02T00:00:00Z");
+  private static final Instant DAY3 = Instant.parse("2027-03-03T00:00:00Z");
+  private static final Instant DAY4 = Instant.parse("2027-03-04T00:00:00Z");
+
+  @TempDir Path warehouse;
+
+  @Test
+  void aRollbackBehindTheFloorIsRefusedEverywhereAndRollingForwardRestoresIt(TestDatabase db)
+      throws Exception {
+    TableDefinition def =
+        TableDefinition.interval(TABLE)
+            .withPolicy(
+                TablePolicy.DEFAULTS
+                    .withPartitionHeadroom(Duration.ofDays(2))
+                    .withSettlementLag(Duration.ofHours(6))
+                    .withReaderGrace(Duration.ofHours(2)));
+    try (TwoTiers stores =
+            new TwoTiers(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+        MeterCatalog catalog =
+            MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
+      catalog.createTables(DAY1);
+      catalog.append(TABLE, day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
+      catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
+      Table iceberg = catalog.coldTable(TABLE).icebergTable();
+      iceberg.refresh();
+      long behind = iceberg.currentSnapshot().snapshotId();
+      catalog.append(TABLE, day(DAY2, "20270303010000"), DAY3.plus(Duration.ofHours(1)));
+      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
+      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
+      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY3);
+      assertThat(stores.hot.partitions().list(def))
+          .as("both archived days were reclaimed from PostgreSQL")
+          .noneMatch(p -> !p.upperBound().isAfter(DAY3));
+      List<String> settled = totals(catalog);
+      assertThat(settled).containsExactly("48", plain(sum(DAY1).add(sum(DAY2))));
+      iceberg.refresh();
+      long forward = iceberg.currentSnapshot().snapshotId();
+
+      iceberg.manageSnapshots().rollbackTo(behind).commit();
+
+      assertThatThrownBy(() -> totals(catalog))
+          .isInstanceOf(SQLException.class)
+          .satisfies(
+              e -> {
+                MeterStoreException cause = (MeterStoreException) e.getCause();
+                assertThat(cause.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED);
+                assertThat(cause.isRetryable()).isFalse();
+                assertThat(cause.getMessage())
+                    .contains(DAY2.toString(), DAY3.toString(), Long.toString(behind))
+                    .contains("roll the table forward to snapshot " + forward);
+              });
+      Instant now = DAY4.plus(Duration.ofHours(1));
+      assertThat(health(catalog, now)).containsExactly("false", DAY3.toString());
+
+      assertThatThrownBy(
+              () ->
+                  catalog.append(
+                      TABLE,
+                      List.of(reading(DAY1, 3, "20270304010000", new BigDecimal("9.5"))),
+                      now))
+          .as("a correction below W would be lost when the table is rolled forward")
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED));
+      assertThatThrownBy(
+              () ->
+                  catalog.append(
+                      TABLE,
+                      List.of(reading(DAY2, 3, "20270304010000", new BigDecimal("9.5"))),
+                      now))
+          .as("a reading between W and the floor cannot be stored in either tier")
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED));
+      catalog.append(TABLE, day(DAY3, "20270304010000"), now);
+
+      MaintenanceOutcome halted = catalog.maintenance().runOnce(DAY4.plus(Duration.ofHours(7)));
+      TableOutcome outcome = outcome(halted);
+      assertThat(outcome.status()).isEqualTo(Status.FAILED);
+      assertThat(outcome.failure())
+          .get()
+          .extracting(MeterStoreException::kind)
+          .isEqualTo(ErrorKind.INVARIANT_VIOLATED);
+      iceberg.refresh();
+      assertThat(iceberg.currentSnapshot().snapshotId())
+          .as("archival committed nothing onto the rolled-back history")
+          .isEqualTo(behind);
+      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY2);
+
+      iceberg.manageSnapshots().setCurrentSnapshot(forward).commit();
+
+      assertThat(health(catalog, now)).containsExactly("true", DAY3.toString());
+      assertThat(totals(catalog))
+          .containsExactly("72", plain(sum(DAY1).add(sum(DAY2)).add(sum(DAY3))));
+      MaintenanceOutcome resumed = catalog.maintenance().runOnce(DAY4.plus(Duration.ofHours(8)));
+      assertThat(outcome(resumed).status()).isEqualTo(Status.ARCHIVED);
+      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY4);
+      assertThat(totals(catalog))
+          .containsExactly("72", plain(sum(DAY1).add(sum(DAY2)).add(sum(DAY3))));
+    }
+  }
+
+  private static TableOutcome outcome(MaintenanceOutcome outcome) {
+    return outcome.row(TABLE).orElseThrow();
+  }
+
+  private static List<String> health(MeterCatalog catalog, Instant now) throws SQLException {
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT healthy, hot_floor FROM \"system\".\"tables\" WHERE \"table\" = '"
+                    + TABLE
+                    + "'")) {
+      assertThat(rs.next()).isTrue();
+      Timestamp floor = rs.getTimestamp(2, java.util.Calendar.getInstance(utc()));
+      return List.of(Boolean.toString(rs.getBoolean(1)), floor.toInstant().toString());
+    }
+  }
+
+  private static java.util.TimeZone utc() {
+    return java.util.TimeZone.getTimeZone("UTC");
+  }
+
+  private static List<String> totals(MeterCatalog catalog) throws SQLException {
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(\"value\") FROM \"" + TABLE + "\"")) {
+      rs.next();
+      return List.of(Long.toString(rs.getLong(1)), plain(rs.getBigDecimal(2)));
+    }
+  }
+
+  private static BigDecimal sum(Instant day) {
+    return day(day, "20270101000000").stream()
+        .map(Reading::value)
+        .reduce(BigDecimal.ZERO, BigDecimal::add);
+  }
+
+  private static List<Reading> day(Instant start, String version) {
+    List<Reading> out = new ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      out.add(reading(start, i, version, BigDecimal.valueOf(i + start.getEpochSecond() % 7, 1)));
+    }
+    return out;
+  }
+
+  private static Reading reading(Instant day, int hour, String version, BigDecimal value) {
+    return Reading.builder()
+        .malo(Workload.malo(4))
+        .obis("1-0:1.8.0")
+        .commodity(Commodity.STROM)
+        .unit(Unit.KWH)
+        .interval(day.plus(Duration.ofHours(hour)), Resolution.PT1H)
+        .value(value)
+        .quality(Quality.MEASURED)
+        .operator(Workload.OPERATOR)
+        .version(version)
+        .build();
+  }
+
+  private static String plain(BigDecimal d) {
+    return d.stripTrailingZeros().toPlainString();
+  }
+}
