@@ -3,12 +3,14 @@ package org.meterstore.maintenance;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.Period;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.privacy.Retention;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.maintenance.archival.ArchivalSettings;
 import org.meterstore.maintenance.archival.Archiver;
+import org.meterstore.maintenance.archival.SnapshotRetention;
 
 /**
  * Configures a catalog's maintenance loop (DESIGN § 6) and then runs one cycle ({@link #runOnce})
@@ -128,6 +130,22 @@ public final class MaintenanceBuilder {
   /** Rows per keyset query over a partition being archived (default 50 000), at least 1. */
   public MaintenanceBuilder sourceChunkRows(int value) {
     this.settings = settings.withSourceChunkRows(value);
+    return this;
+  }
+
+  /**
+   * The snapshot retention expiry uses for every table (default: each table's {@code
+   * snapshot_retention} and {@code min_snapshots_to_keep}, from its policy or the configuration
+   * file). A snapshot is old when MeterStore stamped it (its commit's {@code now}) before {@code
+   * now - retention}; a foreign snapshot takes the stamp of its nearest MeterStore ancestor. Takes
+   * effect only with {@link #expireSnapshots(boolean) expireSnapshots(true)}.
+   *
+   * @param retention zero or more
+   * @param minSnapshotsToKeep the fewest snapshots left, at least 1
+   */
+  public MaintenanceBuilder snapshotRetention(Period retention, int minSnapshotsToKeep) {
+    this.settings =
+        settings.withSnapshotRetention(new SnapshotRetention(retention, minSnapshotsToKeep));
     return this;
   }
 

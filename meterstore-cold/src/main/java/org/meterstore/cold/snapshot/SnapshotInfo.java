@@ -9,8 +9,12 @@ import java.util.List;
  * @param snapshotId Iceberg's snapshot id
  * @param sequenceNumber Iceberg's data sequence number: the order of commits (never use list
  *     position or timestamps for that)
- * @param committedAt when the catalog committed it (Iceberg's timestamp, UTC, millisecond
- *     precision; informational only)
+ * @param committedAt when the catalog committed it (Iceberg's timestamp, taken from the committing
+ *     process's wall clock, UTC, millisecond precision; informational only)
+ * @param stampedAt MeterStore's own time of the commit ({@code meterstore.archived-at}: the
+ *     caller's {@code now}), or, for a foreign snapshot without one, that of its nearest ancestor
+ *     that carries one; null when no ancestor does (or the walk reaches an expired parent first).
+ *     Expiry measures a snapshot's age by it, never by {@code committedAt}
  * @param operation Iceberg's operation ({@code append}, {@code replace}, {@code overwrite} …), or
  *     null
  * @param watermark the W this snapshot carries or inherits from its nearest ancestor that carries
@@ -26,6 +30,7 @@ public record SnapshotInfo(
     long snapshotId,
     long sequenceNumber,
     Instant committedAt,
+    Instant stampedAt,
     String operation,
     Instant watermark,
     boolean ownWatermark,

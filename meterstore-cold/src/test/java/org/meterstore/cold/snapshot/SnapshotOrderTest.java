@@ -21,7 +21,7 @@ class SnapshotOrderTest {
       Instant at = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(random.nextInt(1000));
       list.add(
           new SnapshotInfo(
-              random.nextLong(), seq, at, "append", at, true, "archive", 1, seq, List.of()));
+              random.nextLong(), seq, at, at, "append", at, true, "archive", 1, seq, List.of()));
     }
     return list;
   }

@@ -111,7 +111,7 @@ final class LeasedRun {
       }
       if (expireSnapshots && !leaseLost) {
         expired =
-            cold.expireSnapshots(now, table.policy(), awaitingReclaim())
+            cold.expireSnapshots(now, settings.expiryPolicy(table.policy()), awaitingReclaim())
                 .expiredSnapshotIds()
                 .size();
       }

@@ -12,8 +12,11 @@ import org.meterstore.cold.snapshot.SnapshotOrder;
 
 /**
  * Which snapshots expiry removes, as a pure function of the snapshots, the protected ids, {@code
- * now} and MeterStore's policy: those committed before the cutoff, except the current snapshot, any
- * snapshot a ref (tag or branch) points at, and the newest {@code minToKeep} by sequence number.
+ * now} and MeterStore's policy: those MeterStore stamped before the cutoff ({@link
+ * SnapshotInfo#stampedAt}, on the same clock as {@code now}; Iceberg's wall-clock commit time is
+ * never consulted), except the current snapshot, any snapshot a ref (tag or branch) points at, the
+ * newest {@code minToKeep} by sequence number, and a snapshot with no stamp at all (a foreign
+ * history older than MeterStore's first commit), whose age is unknown.
  */
 public final class ExpiryPlanner {
   private ExpiryPlanner() {}
@@ -33,7 +36,7 @@ public final class ExpiryPlanner {
     }
     List<Long> expire = new ArrayList<>();
     for (SnapshotInfo s : ordered) {
-      boolean old = s.committedAt().isBefore(cutoff);
+      boolean old = s.stampedAt() != null && s.stampedAt().isBefore(cutoff);
       boolean kept =
           newest.contains(s.snapshotId())
               || protectedIds.contains(s.snapshotId())

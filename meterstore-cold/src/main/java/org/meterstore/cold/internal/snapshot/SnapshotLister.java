@@ -1,6 +1,7 @@
 package org.meterstore.cold.internal.snapshot;
 
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class SnapshotLister {
         SnapshotOrder.bySequenceNumber(ordered, Snapshot::sequenceNumber, Snapshot::snapshotId);
     Map<Long, List<String>> tags = tagsBySnapshot(table);
     Map<Long, Instant> watermarks = new HashMap<>();
+    Map<Long, Instant> stamps = new HashMap<>();
     List<SnapshotInfo> infos = new ArrayList<>(ordered.size());
     for (Snapshot s : ordered) {
       Instant own = WatermarkReader.own(s, tableName);
@@ -40,11 +42,17 @@ public final class SnapshotLister {
       }
       watermarks.put(s.snapshotId(), w);
       Map<String, String> summary = s.summary();
+      Instant stamped = stamp(summary);
+      if (stamped == null && s.parentId() != null) {
+        stamped = stamps.get(s.parentId());
+      }
+      stamps.put(s.snapshotId(), stamped);
       infos.add(
           new SnapshotInfo(
               s.snapshotId(),
               s.sequenceNumber(),
               Instant.ofEpochMilli(s.timestampMillis()),
+              stamped,
               s.operation(),
               w,
               own != null,
@@ -65,6 +73,22 @@ public final class SnapshotLister {
       }
     }
     return tags;
+  }
+
+  /**
+   * MeterStore's own time of a commit ({@code meterstore.archived-at}), or null for a foreign one
+   * (or one whose stamp a foreign tool garbled: it then inherits, like a foreign commit).
+   */
+  private static Instant stamp(Map<String, String> summary) {
+    String text = summary == null ? null : summary.get(SummaryKeys.ARCHIVED_AT);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   private static long count(Map<String, String> summary, String key) {

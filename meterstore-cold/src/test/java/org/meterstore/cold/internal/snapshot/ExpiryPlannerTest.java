@@ -17,15 +17,25 @@ import org.meterstore.cold.snapshot.SnapshotInfo;
 class ExpiryPlannerTest {
   private static final Instant NOW = Instant.parse("2036-06-01T00:00:00Z");
 
-  /** Snapshot {@code seq} committed {@code seq} days after 2020-01-01, ids = seq * 100. */
+  /** Iceberg's wall-clock commit time of every snapshot here: never what expiry measures by. */
+  private static final Instant WALL_CLOCK = Instant.parse("2026-12-02T13:00:00Z");
+
+  /**
+   * Snapshot {@code seq} stamped by MeterStore {@code seq} days after 2020-01-01 (all committed at
+   * the same wall-clock instant), ids = seq * 100.
+   */
   private static List<SnapshotInfo> daily(int n, Set<Integer> tagged) {
     List<SnapshotInfo> list = new ArrayList<>();
     for (int seq = 1; seq <= n; seq++) {
       Instant at = Instant.parse("2020-01-01T00:00:00Z").plusSeconds(86_400L * seq);
-      List<String> tags = tagged.contains(seq) ? List.of("t" + seq) : List.of();
-      list.add(new SnapshotInfo(seq * 100L, seq, at, "append", at, true, "archive", 1, seq, tags));
+      list.add(snapshot(seq, at, tagged.contains(seq) ? List.of("t" + seq) : List.of()));
     }
     return list;
+  }
+
+  private static SnapshotInfo snapshot(int seq, Instant stampedAt, List<String> tags) {
+    return new SnapshotInfo(
+        seq * 100L, seq, WALL_CLOCK, stampedAt, "append", null, true, "archive", 1, seq, tags);
   }
 
   @Test
@@ -37,9 +47,27 @@ class ExpiryPlannerTest {
   @Test
   void expiresOnlySnapshotsOlderThanTheCutoff() {
     List<SnapshotInfo> s = daily(10, Set.of());
-    Instant cutoff = s.get(4).committedAt();
+    Instant cutoff = s.get(4).stampedAt();
     assertThat(ExpiryPlanner.plan(s, Set.of(1000L), cutoff, 1))
         .containsExactly(100L, 200L, 300L, 400L);
+  }
+
+  @Test
+  void agesAreMeterStoresStampsNotIcebergsWallClock() {
+    List<SnapshotInfo> s = daily(10, Set.of());
+    assertThat(ExpiryPlanner.plan(s, Set.of(1000L), WALL_CLOCK.minusSeconds(86_400L * 365), 1))
+        .as("every snapshot was committed after that cutoff by the wall clock, and stamped before")
+        .hasSize(9);
+    assertThat(ExpiryPlanner.plan(s, Set.of(1000L), Instant.parse("2020-01-01T00:00:00Z"), 1))
+        .as("every snapshot was committed before that cutoff by the wall clock, and stamped after")
+        .isEmpty();
+  }
+
+  @Test
+  void aSnapshotWithoutAnyStampIsKept() {
+    List<SnapshotInfo> s = new ArrayList<>(daily(5, Set.of()));
+    s.set(0, snapshot(1, null, List.of()));
+    assertThat(ExpiryPlanner.plan(s, Set.of(500L), NOW, 1)).containsExactly(200L, 300L, 400L);
   }
 
   @Test
