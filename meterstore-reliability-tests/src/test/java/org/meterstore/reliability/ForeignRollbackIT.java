@@ -27,8 +27,12 @@ import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.commodity.Unit;
 import org.meterstore.api.reading.Quality;
 import org.meterstore.api.reading.Reading;
+import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.imports.ImportSource;
 import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
@@ -151,18 +155,89 @@ class ForeignRollbackIT {
     }
   }
 
+  @Test
+  void aRollbackWhoseNewerSnapshotsAreGoneHealsWhenTheMissingReadingsAreImported(TestDatabase db)
+      throws Exception {
+    String table = "rollback_gone";
+    TableDefinition def =
+        TableDefinition.interval(table)
+            .withPolicy(
+                TablePolicy.DEFAULTS
+                    .withPartitionHeadroom(Duration.ofDays(2))
+                    .withSettlementLag(Duration.ofHours(6))
+                    .withReaderGrace(Duration.ofHours(2)));
+    try (TwoTiers stores =
+            new TwoTiers(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
+        MeterCatalog catalog =
+            MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
+      catalog.createTables(DAY1);
+      catalog.append(table, day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
+      catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
+      Table iceberg = catalog.coldTable(table).icebergTable();
+      iceberg.refresh();
+      long behind = iceberg.currentSnapshot().snapshotId();
+      List<Reading> lost = day(DAY2, "20270303010000");
+      Instant delivered = DAY3.plus(Duration.ofHours(1));
+      catalog.append(table, lost, delivered);
+      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
+      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
+      iceberg.refresh();
+      long forward = iceberg.currentSnapshot().snapshotId();
+
+      // the rollback, then an expiry by the same tool that removes the newer snapshot and its file
+      iceberg.manageSnapshots().rollbackTo(behind).commit();
+      iceberg.expireSnapshots().expireSnapshotId(forward).commit();
+
+      assertThatThrownBy(() -> totals(catalog, table))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("no snapshot in the table's metadata carries it any more")
+          .hasMessageContaining("meterstore import");
+
+      Path backup = warehouse.resolve("lost-day.csv");
+      writeCsv(backup, def, lost, delivered);
+      Instant now = DAY4.plus(Duration.ofHours(1));
+      catalog.importHistory(table, ImportSource.csv(backup), now);
+
+      assertThat(catalog.coldTable(table).watermark()).isEqualTo(DAY3);
+      assertThat(health(catalog, table, now)).containsExactly("true", DAY3.toString());
+      assertThat(totals(catalog, table)).containsExactly("48", plain(sum(DAY1).add(sum(DAY2))));
+      MaintenanceOutcome resumed = catalog.maintenance().runOnce(now.plus(Duration.ofHours(1)));
+      assertThat(resumed.failures()).isEmpty();
+    }
+  }
+
+  /** The readings as an import CSV: the storage model's columns, as a backup would hold them. */
+  private static void writeCsv(Path file, TableDefinition def, List<Reading> rows, Instant at)
+      throws java.io.IOException {
+    List<String> lines = new ArrayList<>();
+    lines.add(String.join(",", def.columns().stream().map(ColumnSpec::name).toList()));
+    for (Reading r : rows) {
+      List<String> cells = new ArrayList<>();
+      for (Object v : StoredRow.of(def, StoredReading.accept(r, at))) {
+        cells.add(v == null ? "" : v instanceof BigDecimal d ? d.toPlainString() : v.toString());
+      }
+      lines.add(String.join(",", cells));
+    }
+    java.nio.file.Files.write(file, lines);
+  }
+
   private static TableOutcome outcome(MaintenanceOutcome outcome) {
     return outcome.row(TABLE).orElseThrow();
   }
 
   private static List<String> health(MeterCatalog catalog, Instant now) throws SQLException {
+    return health(catalog, TABLE, now);
+  }
+
+  private static List<String> health(MeterCatalog catalog, String table, Instant now)
+      throws SQLException {
     catalog.refreshSystemTables(now);
     try (Connection c = catalog.connection();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
                 "SELECT healthy, hot_floor FROM \"system\".\"tables\" WHERE \"table\" = '"
-                    + TABLE
+                    + table
                     + "'")) {
       assertThat(rs.next()).isTrue();
       Timestamp floor = rs.getTimestamp(2, java.util.Calendar.getInstance(utc()));
@@ -175,9 +250,13 @@ class ForeignRollbackIT {
   }
 
   private static List<String> totals(MeterCatalog catalog) throws SQLException {
+    return totals(catalog, TABLE);
+  }
+
+  private static List<String> totals(MeterCatalog catalog, String table) throws SQLException {
     try (Connection c = catalog.connection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(\"value\") FROM \"" + TABLE + "\"")) {
+        ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(\"value\") FROM \"" + table + "\"")) {
       rs.next();
       return List.of(Long.toString(rs.getLong(1)), plain(rs.getBigDecimal(2)));
     }
