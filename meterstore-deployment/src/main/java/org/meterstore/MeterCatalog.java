@@ -21,6 +21,7 @@ import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
+import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One running deployment: its tables over one hot store and one cold store, with everything a user
  * or an operator does to it — create the tables, write, query over JDBC, maintain (DESIGN § 6),
- * re-assert a watermark, purge a table.
+ * re-assert a watermark, pin settlements with tags, purge a table.
  *
  * <p>Made by {@link MeterStores#open} from a configuration (the catalog then owns what it opened —
  * embedded PostgreSQL, the hot pool, the cold catalog — and {@link #close()} closes them), or by
@@ -385,6 +386,66 @@ public final class MeterCatalog implements AutoCloseable {
   public boolean reassertWatermark(String table, Instant now) {
     requireNow(now);
     return coldTable(table).reassertWatermark(now);
+  }
+
+  /**
+   * Pins the current cold snapshot of {@code table} under tag {@code name} (a settlement pin,
+   * DESIGN § 5): queries in the {@code as_of_tag} read mode read exactly that snapshot, and
+   * MeterStore's snapshot expiry keeps it until it is untagged. Changes only the Iceberg table's
+   * refs; W and the data are untouched.
+   *
+   * @param name 1 to 100 letters, digits, {@code .}, {@code _} or {@code -}, e.g. {@code
+   *     settlement-2026-10}
+   * @return the new tag with its snapshot, W and MeterStore stamp
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared, the name
+   *     breaks the rule, the tag exists (untag it first to move it) or the table has no snapshot;
+   *     nothing is changed
+   */
+  public SnapshotTag tag(String table, String name) {
+    coldTable(table).tagSnapshot(name);
+    return tagNamed(table, name);
+  }
+
+  /**
+   * {@link #tag(String, String)} for snapshot {@code snapshotId} (see {@code system.snapshots}).
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} also when the snapshot does not exist
+   *     (expired or never committed)
+   */
+  public SnapshotTag tag(String table, String name, long snapshotId) {
+    coldTable(table).tagSnapshot(name, snapshotId);
+    return tagNamed(table, name);
+  }
+
+  /**
+   * Removes tag {@code name} of {@code table}; its snapshot is then expired like any other.
+   *
+   * @return the id of the snapshot it tagged
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared or it has no
+   *     such tag (nothing changed)
+   */
+  public long untag(String table, String name) {
+    return coldTable(table).untagSnapshot(name);
+  }
+
+  /** The tags of {@code table}, sorted by name (also {@code system.tags}). */
+  public List<SnapshotTag> tags(String table) {
+    return coldTable(table).tags();
+  }
+
+  private SnapshotTag tagNamed(String table, String name) {
+    return tags(table).stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new MeterStoreException(
+                    org.meterstore.api.ErrorKind.STORAGE,
+                    "Cannot read tag "
+                        + name
+                        + " of table "
+                        + table
+                        + " back: it was committed, then removed by another process"));
   }
 
   /**

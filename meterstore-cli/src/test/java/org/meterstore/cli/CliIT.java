@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -486,6 +488,209 @@ class CliIT {
     Cli.Run refused = Cli.raw("", "--config", bad.toString(), "--format", "json", "check");
     assertThat(refused.code()).isIn(ExitCode.ERROR, ExitCode.RETRYABLE);
     assertThat(refused.out() + refused.err()).doesNotContain(SECRET);
+  }
+
+  /**
+   * Issue #21: a settlement pinned from the CLI at month close survives snapshot expiry on a clock
+   * far ahead and reads back through the shipped driver, as of its tag, to the last decimal after a
+   * later correction changed the current answer; the holds and releases of the subject trail are
+   * readable in SQL without natural ids.
+   */
+  @Test
+  @Order(18)
+  void aSettlementTaggedFromTheCliSurvivesExpiryAndReadsBackAsOfItsTag() throws Exception {
+    // the same deployment, keeping only one untagged snapshot beyond the current one
+    Path pins = dir.resolve("pins.toml");
+    Files.writeString(
+        pins,
+        toml(db, dir.resolve("warehouse"), "")
+            .replace("name = \"strom\"\n", "name = \"strom\"\nmin_snapshots_to_keep = 1\n"));
+    Cli ops = new Cli(pins);
+    String settlementSql =
+        "SELECT SUM(\"value\") FROM strom WHERE \"from\" < TIMESTAMP '2026-03-11 00:00:00'";
+    BigDecimal settled;
+    try (MeterCatalog catalog = open()) {
+      settled = sum(catalog.connection(), settlementSql);
+    }
+
+    Cli.Run tag =
+        ops.run("--format", "json", "tag", "--table", "strom", "--name", "settlement-2026-03");
+    assertThat(tag.code()).as(tag.toString()).isZero();
+    long pinned = tag.json().get("snapshot_id").asLong();
+    assertThat(tag.json().get("watermark").asText()).isEqualTo(watermark("strom"));
+    Cli.Run again = ops.run("tag", "--table", "strom", "--name", "settlement-2026-03");
+    assertThat(again.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(again.err()).contains("already tags snapshot " + pinned, "untag it first");
+    Cli.Run badName = ops.run("tag", "--table", "strom", "--name", "März 2026");
+    assertThat(badName.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(badName.err()).contains("Invalid tag");
+    Cli.Run missing = ops.run("untag", "--table", "strom", "--name", "settlement-1999-01");
+    assertThat(missing.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(missing.err()).contains("settlement-1999-01", "an existing tag");
+    Cli.Run scratch =
+        ops.run(
+            "tag", "--table", "strom", "--name", "scratch", "--snapshot", Long.toString(pinned));
+    assertThat(scratch.code()).as(scratch.toString()).isZero();
+    assertThat(ops.run("untag", "--table", "strom", "--name", "scratch").code()).isZero();
+
+    // a late correction of 2 March after the settlement: the current answer moves
+    Instant correctedAt = Instant.parse(LATER_STILL);
+    Reading original = day(MARCH.atDay(2), DemoMonth.STROM).get(0);
+    BigDecimal delta = new BigDecimal("1.234567");
+    Reading correction =
+        original.toBuilder()
+            .version("20260324120000")
+            .value(original.value().add(delta))
+            .quality(org.meterstore.api.reading.Quality.CORRECTED)
+            .build();
+    try (MeterCatalog catalog = open()) {
+      assertThat(catalog.append("strom", List.of(correction), correctedAt).tier(0))
+          .isEqualTo(Tier.COLD);
+      assertThat(sum(catalog.connection(), settlementSql)).isEqualTo(settled.add(delta));
+    }
+
+    List<Long> before = snapshotIds(ops, "2100-01-01T00:00:00Z");
+    Cli.Run expire =
+        ops.run(
+            "--format",
+            "json",
+            "maintain",
+            "--once",
+            "--now",
+            "2100-01-01T00:00:00Z",
+            "--expire-snapshots");
+    assertThat(expire.code()).as(expire.toString()).isZero();
+    List<Long> after = snapshotIds(ops, "2100-01-01T00:00:00Z");
+    List<Long> expired = before.stream().filter(id -> !after.contains(id)).toList();
+    assertThat(expired).as("untagged old snapshots expired").isNotEmpty().doesNotContain(pinned);
+    assertThat(expired)
+        .as("the correction's snapshot")
+        .contains(before.get(before.indexOf(pinned) + 1));
+    assertThat(after).contains(pinned);
+    Cli.Run tags = ops.run("--format", "json", "tags", "--table", "strom");
+    assertThat(tags.code()).as(tags.toString()).isZero();
+    assertThat(tags.json().get("tags")).hasSize(1);
+    assertThat(tags.json().get("tags").get(0).get("tag").asText()).isEqualTo("settlement-2026-03");
+    assertThat(tags.json().get("tags").get(0).get("snapshot_id").asLong()).isEqualTo(pinned);
+
+    String url = "jdbc:meterstore:config=" + pins.toAbsolutePath();
+    try (Connection asOfTag =
+        DriverManager.getConnection(
+            url + ";meterstore.mode=as_of_tag;meterstore.tag=settlement-2026-03")) {
+      BigDecimal reproduced = sum(asOfTag, settlementSql);
+      assertThat(reproduced).isEqualTo(settled);
+      assertThat(reproduced.scale()).isEqualTo(6);
+    }
+    try (Connection current = DriverManager.getConnection(url)) {
+      assertThat(sum(current, settlementSql)).isEqualTo(settled.add(delta));
+    }
+    try (Connection system =
+            DriverManager.getConnection(url + ";meterstore.system_at=2100-01-01T00:00:00Z");
+        java.sql.Statement st = system.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT tag, snapshot_id, watermark, archived_at FROM \"system\".tags"
+                    + " WHERE \"table\" = 'strom'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("settlement-2026-03");
+      assertThat(rs.getLong(2)).isEqualTo(pinned);
+      assertThat(rs.getTimestamp(3)).isNotNull();
+      assertThat(rs.getTimestamp(4)).isNotNull();
+      assertThat(rs.next()).isFalse();
+    }
+    try (Connection system =
+            DriverManager.getConnection(url + ";meterstore.system_at=2100-01-01T00:00:00Z");
+        java.sql.Statement st = system.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT snapshot_id, tags FROM \"system\".snapshots WHERE \"table\" = 'strom'"
+                    + " AND tags <> ''")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isEqualTo(pinned);
+      assertThat(rs.getString(2)).isEqualTo("settlement-2026-03");
+    }
+  }
+
+  @Test
+  @Order(19)
+  void holdsAndReleasesAreReadableInSqlAndTheCliWithoutNaturalIds() throws Exception {
+    Instant now = Instant.parse(LATER_STILL);
+    SubjectRef held;
+    try (MeterCatalog catalog = open()) {
+      held =
+          catalog
+              .hot()
+              .subjects()
+              .registerSubject("kunde-0815", Instant.parse(CREATED), Commodity.STROM, now);
+      catalog.hot().subjects().holdSubject(held, "Rechtsstreit Az. 4 O 12/26", null, "legal", now);
+      assertThat(
+              catalog
+                  .hot()
+                  .subjects()
+                  .releaseHold(held, "Verfahren beendet", "legal", now.plusSeconds(60)))
+          .isTrue();
+      catalog.refreshSystemTables(now.plusSeconds(120));
+      try (Connection c = catalog.connection();
+          java.sql.Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT action, erasure_trigger, subject_refs, reason, actor, held_until"
+                      + " FROM \"system\".erasures ORDER BY trail_sequence")) {
+        List<String> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(
+              rs.getString(1)
+                  + "|"
+                  + rs.getString(2)
+                  + "|"
+                  + rs.getString(3)
+                  + "|"
+                  + rs.getString(4)
+                  + "|"
+                  + rs.getString(5)
+                  + "|"
+                  + rs.getString(6));
+        }
+        assertThat(rows).hasSize(3).allSatisfy(r -> assertThat(r).doesNotContain("kunde-"));
+        assertThat(rows.get(0)).startsWith("erase|request|s2026_");
+        assertThat(rows.get(1))
+            .isEqualTo("hold|null|" + held.value() + "|Rechtsstreit Az. 4 O 12/26|legal|null");
+        assertThat(rows.get(2))
+            .isEqualTo("release|null|" + held.value() + "|Verfahren beendet|legal|null");
+      }
+    }
+    Cli.Run holds =
+        cli.run("--format", "json", "erasures", "--action", "hold", "--now", LATER_STILL);
+    assertThat(holds.code()).as(holds.toString()).isZero();
+    assertThat(holds.json().get("erasures")).hasSize(1);
+    assertThat(holds.json().get("erasures").get(0).get("action").asText()).isEqualTo("hold");
+    assertThat(holds.json().get("erasures").get(0).get("references").get(0).asText())
+        .isEqualTo(held.value());
+    Cli.Run all = cli.run("--format", "json", "erasures", "--now", "2026-03-25T15:00:00Z");
+    assertThat(all.json().get("erasures"))
+        .extracting(e -> e.get("action").asText())
+        .containsExactly("erase", "hold", "release");
+    assertThat(all.out()).doesNotContain("kunde-");
+    Cli.Run bad = cli.run("erasures", "--action", "delete", "--now", LATER_STILL);
+    assertThat(bad.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(bad.err()).contains("--action", "hold");
+  }
+
+  private static BigDecimal sum(Connection c, String sql) throws SQLException {
+    try (c;
+        java.sql.Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      return rs.getBigDecimal(1);
+    }
+  }
+
+  private static List<Long> snapshotIds(Cli cli, String now) {
+    Cli.Run run = cli.run("--format", "json", "snapshots", "--table", "strom", "--now", now);
+    assertThat(run.code()).as(run.toString()).isZero();
+    List<Long> ids = new ArrayList<>();
+    run.json().get("snapshots").forEach(s -> ids.add(s.get("snapshot_id").asLong()));
+    return ids;
   }
 
   private static String watermark(String table) {

@@ -35,6 +35,9 @@ class CommandLineTest {
           "explain",
           "completeness",
           "snapshots",
+          "tag",
+          "untag",
+          "tags",
           "erasures",
           "purge",
           "demo"

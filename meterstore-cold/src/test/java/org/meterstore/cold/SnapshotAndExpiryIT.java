@@ -31,6 +31,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotOrder;
+import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
@@ -121,6 +122,49 @@ class SnapshotAndExpiryIT {
             MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.QUERY))
         .hasMessageContaining(Long.toString(untagged));
     assertThat(table.watermark()).isEqualTo(DAY3);
+  }
+
+  @Test
+  void tagsAreListedWithTheirStampAndUntaggingLetsExpiryRemoveTheSnapshot() {
+    ColdTable table = history("untagged");
+    List<SnapshotInfo> before = table.snapshots();
+    long first = before.get(0).snapshotId();
+    assertThat(table.tagSnapshot("settlement-2026-01", first)).isEqualTo(first);
+    long current = table.tagSnapshot("settlement-2026-01-02");
+
+    assertThat(table.tags())
+        .extracting(SnapshotTag::name, SnapshotTag::snapshotId, SnapshotTag::watermark)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("settlement-2026-01", first, DAY2),
+            org.assertj.core.groups.Tuple.tuple("settlement-2026-01-02", current, DAY3));
+    assertThat(table.tags().get(0).archivedAt()).isEqualTo(NOW);
+    assertThat(table.tags().get(0).totalRows()).isEqualTo(before.get(0).totalRows());
+
+    assertInvalid(() -> table.tagSnapshot("settlement-2026-01"), "already tags snapshot " + first);
+    assertInvalid(() -> table.tagSnapshot("bad name"), "letters, digits");
+    assertInvalid(() -> table.tagSnapshot("main"), "main branch");
+    assertInvalid(() -> table.tagSnapshot("x", 42L), "existing snapshot", "42");
+    assertInvalid(() -> table.untagSnapshot("never-tagged"), "an existing tag");
+
+    TablePolicy keepOne = TablePolicy.DEFAULTS.withSnapshotRetention(Period.ofYears(10), 1);
+    table.expireSnapshots(LATER, keepOne);
+    assertThat(table.snapshots()).extracting(SnapshotInfo::snapshotId).contains(first);
+    assertThat(table.untagSnapshot("settlement-2026-01")).isEqualTo(first);
+    assertThat(table.tags()).extracting(SnapshotTag::name).containsExactly("settlement-2026-01-02");
+    table.expireSnapshots(LATER, keepOne);
+    assertThat(table.snapshots()).extracting(SnapshotInfo::snapshotId).doesNotContain(first);
+  }
+
+  private static void assertInvalid(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String... parts) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT);
+              assertThat(e.isRetryable()).isFalse();
+            })
+        .hasMessageContainingAll(parts);
   }
 
   @Test

@@ -129,7 +129,12 @@ public final class MeterStoreDriver implements Driver {
     systemAt.description =
         "compute the system relations when the connection opens, at now or at an ISO-8601 instant;"
             + " absent, system.* is not readable";
-    return new DriverPropertyInfo[] {mode, systemAt};
+    DriverPropertyInfo tag =
+        new DriverPropertyInfo(
+            QueryProperties.TAG, info == null ? null : info.getProperty(QueryProperties.TAG));
+    tag.description =
+        "the tag (settlement pin) read with meterstore.mode=as_of_tag, e.g. settlement-2026-10";
+    return new DriverPropertyInfo[] {mode, systemAt, tag};
   }
 
   @Override

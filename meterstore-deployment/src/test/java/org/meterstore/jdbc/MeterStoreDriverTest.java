@@ -15,6 +15,8 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.query.mode.QueryProperties;
+import org.meterstore.query.mode.ReadMode;
 
 class MeterStoreDriverTest {
   @Test
@@ -35,6 +37,39 @@ class MeterStoreDriverTest {
         .hasMessageContaining("config=<path");
     assertThatThrownBy(() -> DriverUrl.parse("jdbc:meterstore:config=x.toml;mode"))
         .hasMessageContaining("not key=value");
+  }
+
+  @Test
+  void theAsOfTagModeOfTheUrlOrThePropertiesReachesTheReadMode() throws Exception {
+    DriverUrl url =
+        DriverUrl.parse(
+            "jdbc:meterstore:config=m.toml;meterstore.mode=as_of_tag;meterstore.tag=settlement-2026-10");
+    Properties fromUrl = MeterStoreDriver.properties(url, null, InstantSource.system());
+    assertThat(QueryProperties.readMode(fromUrl)).isEqualTo(ReadMode.asOfTag("settlement-2026-10"));
+
+    Properties info = new Properties();
+    info.setProperty(QueryProperties.MODE, "as_of_tag");
+    info.setProperty(QueryProperties.TAG, "settlement-2026-09");
+    Properties fromInfo =
+        MeterStoreDriver.properties(
+            DriverUrl.parse("jdbc:meterstore:config=m.toml"), info, InstantSource.system());
+    assertThat(QueryProperties.readMode(fromInfo))
+        .isEqualTo(ReadMode.asOfTag("settlement-2026-09"));
+
+    info.remove(QueryProperties.TAG);
+    assertThatThrownBy(
+            () ->
+                QueryProperties.readMode(
+                    MeterStoreDriver.properties(
+                        DriverUrl.parse("jdbc:meterstore:config=m.toml"),
+                        info,
+                        InstantSource.system())))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+        .hasMessageContaining("meterstore.tag");
+    assertThat(new MeterStoreDriver().getPropertyInfo("jdbc:meterstore:config=m.toml", null))
+        .extracting(p -> p.name)
+        .contains(QueryProperties.TAG);
   }
 
   @Test

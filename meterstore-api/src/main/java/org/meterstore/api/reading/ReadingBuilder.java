@@ -91,10 +91,21 @@ public final class ReadingBuilder {
     return this;
   }
 
-  /** Sets {@code [from, to)}; {@code to} may be null for a point reading. */
+  /** Sets {@code [from, to)}; {@code to} may be null for a point reading (prefer {@link #at}). */
   public ReadingBuilder interval(Instant from, Instant to) {
     this.from = from;
     this.to = to;
+    return this;
+  }
+
+  /**
+   * Makes this a point reading (the {@code POINT} time model of register tables): the register was
+   * read at {@code instant} (UTC), so {@code from = instant} and {@code to} is null. Replaces any
+   * interval set before; the table still checks its time model on write.
+   */
+  public ReadingBuilder at(Instant instant) {
+    this.from = instant;
+    this.to = null;
     return this;
   }
 

@@ -139,4 +139,39 @@ class ReadingTest {
     assertThat(corrected.value()).isEqualByComparingTo("1.5");
     assertThat(r.toString()).contains(MALO, "1-0:1.8.0", "2026-05-01T10:00:00Z", "20260502080000");
   }
+
+  @Test
+  void atBuildsAPointReadingThatAPointTableAccepts() {
+    Instant read = Instant.parse("2026-05-01T05:00:00Z");
+    Reading register =
+        Reading.builder()
+            .malo(MALO)
+            .melo("DE0001234567890123456789012345678")
+            .obis("1-0:1.8.0")
+            .commodity(Commodity.STROM)
+            .at(read)
+            .value("18342.5")
+            .operator(OPERATOR)
+            .build();
+    assertThat(register.isPoint()).isTrue();
+    assertThat(register.from()).isEqualTo(read);
+    assertThat(register.to()).isNull();
+    assertThat(register.versionScope().toString()).isEqualTo(OPERATOR + ":2026-05");
+    assertThat(org.meterstore.api.table.TableDefinition.point("zaehlerstand").accept(register))
+        .isEmpty();
+    assertInvalid(
+        () -> org.meterstore.api.table.TableDefinition.interval("lastgang").accept(register),
+        "INTERVAL");
+  }
+
+  @Test
+  void atReplacesAnIntervalSetBefore() {
+    Reading r =
+        quarterHour("2026-05-01T10:00:00Z")
+            .resolution(null)
+            .at(Instant.parse("2026-05-01T10:00:00Z"))
+            .build();
+    assertThat(r.isPoint()).isTrue();
+    assertThat(r.to()).isNull();
+  }
 }

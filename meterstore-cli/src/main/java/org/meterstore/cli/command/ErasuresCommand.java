@@ -1,6 +1,7 @@
 package org.meterstore.cli.command;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.MeterStoreException;
@@ -8,6 +9,7 @@ import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.ExitCode;
 import org.meterstore.cli.output.Rows;
 import org.meterstore.hot.subject.SubjectRef;
+import org.meterstore.hot.subject.TrailAction;
 import org.meterstore.hot.subject.TrailEntry;
 import org.meterstore.hot.subject.Trigger;
 import picocli.CommandLine.Command;
@@ -15,16 +17,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code meterstore erasures}: the audit trail of subject erasures (GDPR Art. 17 requests and the
- * retention sweep). It never shows a natural identifier: only pseudonymous references.
+ * {@code meterstore erasures}: the audit trail of the subject registry — erasures (GDPR Art. 17
+ * requests and the retention sweep), legal holds and their releases, lifted suppressions. It never
+ * shows a natural identifier: only pseudonymous references.
  */
 @Command(
     name = "erasures",
     description = {
-      "List the subject erasure trail.",
+      "List the subject erasure trail (erasures, holds, releases).",
       "",
-      "List the erasure trail: when, why and by whom subject mappings were erased (requests and",
-      "the retention sweep), oldest first. Shows pseudonymous references, never natural ids."
+      "List the erasure trail, oldest first: when, why and by whom subject mappings were erased",
+      "(requests and the retention sweep), legal holds placed and released, and suppression",
+      "entries lifted. Shows pseudonymous references, never natural ids."
     })
 final class ErasuresCommand extends Verb {
   @Mixin NowOption now;
@@ -38,8 +42,14 @@ final class ErasuresCommand extends Verb {
   @Option(
       names = "--trigger",
       paramLabel = "request|retention",
-      description = "Only erasures of this trigger.")
+      description = "Only erasures of this trigger (implies --action erase).")
   String trigger;
+
+  @Option(
+      names = "--action",
+      paramLabel = "erase|hold|release|lift_suppression",
+      description = "Only entries of this action (default: every action).")
+  String action;
 
   @Option(
       names = "--limit",
@@ -52,6 +62,11 @@ final class ErasuresCommand extends Verb {
     Instant until = now.get();
     Instant from = since == null ? Instant.EPOCH : since;
     Trigger only = trigger == null ? null : trigger(trigger);
+    TrailAction onlyAction = action == null ? null : action(action);
+    if (only != null && onlyAction != null && onlyAction != TrailAction.ERASE) {
+      throw MeterStoreException.invalid(
+          "--action", action, "erase, or no --action, with --trigger (only erasures have one)");
+    }
     if (limit < 1 || limit > 100_000) {
       throw MeterStoreException.invalid("--limit", limit, "1 to 100000");
     }
@@ -59,30 +74,60 @@ final class ErasuresCommand extends Verb {
         Rows.of(
             "sequence",
             "at",
+            "action",
             "trigger",
             "affected",
             "reason",
             "actor",
+            "held_until",
             "due_through",
             "references");
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
-      // until is exclusive; an entry recorded at exactly --now is included
-      for (TrailEntry e :
-          catalog.hot().subjects().erasures(from, until.plusNanos(1000), only, limit)) {
+      for (TrailEntry e : entries(catalog, from, until, only, onlyAction)) {
         rows =
             rows.with(
                 e.sequence(),
                 e.at(),
+                e.action().name().toLowerCase(Locale.ROOT),
                 e.trigger() == null ? null : e.trigger().attributeValue(),
                 e.affected(),
                 e.reason(),
                 e.actor(),
+                e.heldUntil(),
                 e.dueThrough() == null ? null : e.dueThrough().getValue(),
                 e.references().stream().map(SubjectRef::value).toList());
       }
     }
     root.print(new Document().put("since", from).put("until", until).put("erasures", rows));
     return ExitCode.OK;
+  }
+
+  /**
+   * The entries at or after {@code from} up to {@code until} inclusive, of {@code onlyAction} (all
+   * when null); erasures of {@code trigger} only when set.
+   */
+  private List<TrailEntry> entries(
+      MeterCatalog catalog, Instant from, Instant until, Trigger trigger, TrailAction onlyAction) {
+    // until is exclusive; an entry recorded at exactly --now is included
+    Instant to = until.plusNanos(1000);
+    if (trigger != null || onlyAction == TrailAction.ERASE) {
+      return catalog.hot().subjects().erasures(from, to, trigger, limit);
+    }
+    List<TrailEntry> all =
+        catalog.hot().subjects().trail(from, to, onlyAction == null ? limit : 100_000);
+    return all.stream()
+        .filter(e -> onlyAction == null || e.action() == onlyAction)
+        .limit(limit)
+        .toList();
+  }
+
+  private static TrailAction action(String text) {
+    try {
+      return TrailAction.valueOf(text.trim().toUpperCase(Locale.ROOT));
+    } catch (RuntimeException e) {
+      throw MeterStoreException.invalid(
+          "--action", text, "one of erase, hold, release, lift_suppression");
+    }
   }
 
   private static Trigger trigger(String text) {

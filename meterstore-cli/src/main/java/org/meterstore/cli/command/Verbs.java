@@ -21,6 +21,9 @@ public final class Verbs {
     root.addSubcommand(new ExplainCommand());
     root.addSubcommand(new CompletenessCommand());
     root.addSubcommand(new SnapshotsCommand());
+    root.addSubcommand(new TagCommand());
+    root.addSubcommand(new UntagCommand());
+    root.addSubcommand(new TagsCommand());
     root.addSubcommand(new ErasuresCommand());
     root.addSubcommand(new PurgeCommand());
   }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.io.CloseableIterable;
@@ -41,11 +40,13 @@ import org.meterstore.cold.internal.snapshot.IcebergSnapshotView;
 import org.meterstore.cold.internal.snapshot.Restamper;
 import org.meterstore.cold.internal.snapshot.SnapshotLister;
 import org.meterstore.cold.internal.snapshot.SnapshotSelection;
+import org.meterstore.cold.internal.snapshot.Tagger;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.cold.table.ColdTable;
 
@@ -157,31 +158,22 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public long tagSnapshot(String name) {
-    Snapshot current = access.load().currentSnapshot();
-    if (current == null) {
-      throw MeterStoreException.invalid(
-          "tag", name, "cold table " + definition.name() + " has no snapshot to tag");
-    }
-    return tagSnapshot(name, current.snapshotId());
+    return Tagger.tag(access.load(), definition.name(), name, null);
   }
 
   @Override
   public long tagSnapshot(String name, long snapshotId) {
-    Table table = access.load();
-    if (name == null || name.isBlank() || table.refs().containsKey(name)) {
-      throw MeterStoreException.invalid(
-          "tag", name, "a new, non-empty ref name in cold table " + definition.name());
-    }
-    if (table.snapshot(snapshotId) == null) {
-      throw MeterStoreException.invalid(
-          "snapshot", snapshotId, "an existing snapshot of cold table " + definition.name());
-    }
-    table
-        .manageSnapshots()
-        .createTag(name, snapshotId)
-        .setMaxRefAgeMs(name, Long.MAX_VALUE)
-        .commit();
-    return snapshotId;
+    return Tagger.tag(access.load(), definition.name(), name, snapshotId);
+  }
+
+  @Override
+  public long untagSnapshot(String name) {
+    return Tagger.untag(access.load(), definition.name(), name);
+  }
+
+  @Override
+  public List<SnapshotTag> tags() {
+    return Tagger.list(access.load(), definition.name());
   }
 
   @Override

@@ -23,6 +23,7 @@ import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
 
 /**
@@ -208,16 +209,38 @@ public interface ColdTable {
 
   /**
    * Tags the current snapshot with {@code name}: a named, retained snapshot that expiry never
-   * removes (a settlement pin).
+   * removes (a settlement pin) until it is untagged. One catalog commit that changes only the
+   * table's refs; W and the data are untouched.
    *
+   * @param name a tag name by {@link SnapshotTag#requireValidName} (e.g. {@code
+   *     settlement-2026-10})
    * @return the tagged snapshot's id
-   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when the table has no
-   *     snapshot or the tag exists
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when the name breaks the
+   *     rule, the table has no snapshot, or a tag (or branch) of that name exists (nothing changed:
+   *     untag it first to move it)
    */
   long tagSnapshot(String name);
 
-  /** Tags snapshot {@code snapshotId} with {@code name}; see {@link #tagSnapshot(String)}. */
+  /**
+   * Tags snapshot {@code snapshotId} with {@code name}; see {@link #tagSnapshot(String)}.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} also when the snapshot
+   *     does not exist (expired or never committed)
+   */
   long tagSnapshot(String name, long snapshotId);
+
+  /**
+   * Removes tag {@code name}. Its snapshot stays until an expiry run finds it past MeterStore's
+   * retention and not otherwise kept.
+   *
+   * @return the id of the snapshot it tagged
+   * @throws org.meterstore.api.MeterStoreException {@code INVALID_INPUT} when there is no tag of
+   *     that name (nothing changed)
+   */
+  long untagSnapshot(String name);
+
+  /** The table's tags, sorted by name, each with its snapshot's W and MeterStore stamp. */
+  List<SnapshotTag> tags();
 
   /** The rows of the current snapshot, in no particular order. Close the iterable. */
   CloseableIterable<Object[]> read();

@@ -36,6 +36,12 @@ public final class SystemSchema extends AbstractSchema {
             "snapshots", SystemSchema::snapshotsType, snapshot, SystemSnapshot::snapshots));
     tables.put(
         "seam", new SystemRelation("seam", SystemSchema::seamType, snapshot, SystemSnapshot::seam));
+    tables.put(
+        "tags", new SystemRelation("tags", SystemSchema::tagsType, snapshot, SystemSnapshot::tags));
+    tables.put(
+        "erasures",
+        new SystemRelation(
+            "erasures", SystemSchema::erasuresType, snapshot, SystemSnapshot::erasures));
     return tables;
   }
 
@@ -89,6 +95,42 @@ public final class SystemSchema extends AbstractSchema {
         .nullable(true)
         .add("rows", SqlTypeName.BIGINT)
         .add("tags", SqlTypeName.VARCHAR)
+        .build();
+  }
+
+  private static RelDataType tagsType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("tag", SqlTypeName.VARCHAR)
+        .add("snapshot_id", SqlTypeName.BIGINT)
+        .add("sequence_number", SqlTypeName.BIGINT)
+        .add("watermark", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("archived_at", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("committed_at", SqlTypeName.TIMESTAMP, 3)
+        .add("rows", SqlTypeName.BIGINT)
+        .build();
+  }
+
+  /** The subject trail: pseudonymous references only, never a natural identifier (DESIGN § 9). */
+  private static RelDataType erasuresType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("trail_sequence", SqlTypeName.BIGINT)
+        .add("occurred_at", SqlTypeName.TIMESTAMP, 3)
+        .add("action", SqlTypeName.VARCHAR)
+        .add("erasure_trigger", SqlTypeName.VARCHAR)
+        .nullable(true)
+        .add("subject_refs", SqlTypeName.VARCHAR)
+        .add("affected", SqlTypeName.INTEGER)
+        .add("reason", SqlTypeName.VARCHAR)
+        .add("actor", SqlTypeName.VARCHAR)
+        .add("held_until", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
+        .add("due_through", SqlTypeName.INTEGER)
+        .nullable(true)
+        .add("suppression_key_id", SqlTypeName.VARCHAR)
+        .nullable(true)
         .build();
   }
 }

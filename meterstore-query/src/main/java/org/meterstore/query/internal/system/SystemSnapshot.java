@@ -14,7 +14,9 @@ public record SystemSnapshot(
     List<Object[]> config,
     List<Object[]> resolution,
     List<Object[]> snapshots,
-    List<Object[]> seam) {
+    List<Object[]> seam,
+    List<Object[]> tags,
+    List<Object[]> erasures) {
 
   /** Copies the lists. */
   public SystemSnapshot {
@@ -23,5 +25,7 @@ public record SystemSnapshot(
     resolution = List.copyOf(resolution);
     snapshots = List.copyOf(snapshots);
     seam = List.copyOf(seam);
+    tags = List.copyOf(tags);
+    erasures = List.copyOf(erasures);
   }
 }

@@ -9,6 +9,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.query.internal.state.CatalogRuntime;
@@ -35,6 +36,7 @@ public final class SystemTablesComputer {
     List<Object[]> resolution = new ArrayList<>();
     List<Object[]> snapshots = new ArrayList<>();
     List<Object[]> seam = new ArrayList<>();
+    List<Object[]> tags = new ArrayList<>();
     for (TableDefinition def : rt.tables().values()) {
       SnapshotView current = current(rt, def);
       tables.add(status(rt, def, now, current == null ? null : current.watermark()));
@@ -56,8 +58,10 @@ public final class SystemTablesComputer {
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
       snapshots.addAll(snapshots(rt, def));
       seam.add(seam(rt, def, namespace, current));
+      tags.addAll(tags(rt, def));
     }
-    return new SystemSnapshot(now, tables, config, resolution, snapshots, seam);
+    List<Object[]> erasures = SubjectTrailRows.compute(rt, now);
+    return new SystemSnapshot(now, tables, config, resolution, snapshots, seam, tags, erasures);
   }
 
   /**
@@ -197,6 +201,28 @@ public final class SystemTablesComputer {
       }
     } catch (RuntimeException e) {
       LOG.warn("Cannot list the snapshots of {}: {}", def.name(), e.toString());
+    }
+    return rows;
+  }
+
+  private static List<Object[]> tags(CatalogRuntime rt, TableDefinition def) {
+    List<Object[]> rows = new ArrayList<>();
+    try {
+      for (SnapshotTag t : rt.coldTable(def).tags()) {
+        rows.add(
+            new Object[] {
+              def.name(),
+              t.name(),
+              t.snapshotId(),
+              t.sequenceNumber(),
+              t.watermark() == null ? null : t.watermark().toEpochMilli(),
+              t.archivedAt() == null ? null : t.archivedAt().toEpochMilli(),
+              t.committedAt().toEpochMilli(),
+              t.totalRows()
+            });
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot list the tags of {}: {}", def.name(), e.toString());
     }
     return rows;
   }
