@@ -79,7 +79,7 @@ public final class SnapshotLister {
    * MeterStore's own time of a commit ({@code meterstore.archived-at}), or null for a foreign one
    * (or one whose stamp a foreign tool garbled: it then inherits, like a foreign commit).
    */
-  private static Instant stamp(Map<String, String> summary) {
+  public static Instant stamp(Map<String, String> summary) {
     String text = summary == null ? null : summary.get(SummaryKeys.ARCHIVED_AT);
     if (text == null) {
       return null;

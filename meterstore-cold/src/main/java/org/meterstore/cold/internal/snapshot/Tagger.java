@@ -1,15 +1,11 @@
 package org.meterstore.cold.internal.snapshot;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotTag;
 
@@ -79,21 +75,12 @@ public final class Tagger {
                 s.snapshotId(),
                 s.sequenceNumber(),
                 s.committedAt(),
-                archivedAt(table.snapshot(s.snapshotId()).summary()),
+                SnapshotLister.stamp(table.snapshot(s.snapshotId()).summary()),
                 s.watermark(),
                 s.totalRows()));
       }
     }
     tags.sort((a, b) -> a.name().compareTo(b.name()));
     return tags;
-  }
-
-  private static Instant archivedAt(Map<String, String> summary) {
-    String text = summary.get(SummaryKeys.ARCHIVED_AT);
-    try {
-      return text == null ? null : Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 }

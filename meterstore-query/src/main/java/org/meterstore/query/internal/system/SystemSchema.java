@@ -95,6 +95,8 @@ public final class SystemSchema extends AbstractSchema {
         .nullable(true)
         .add("rows", SqlTypeName.BIGINT)
         .add("tags", SqlTypeName.VARCHAR)
+        .add("stamped_at", SqlTypeName.TIMESTAMP, 3)
+        .nullable(true)
         .build();
   }
 

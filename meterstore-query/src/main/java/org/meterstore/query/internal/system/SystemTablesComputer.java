@@ -196,7 +196,8 @@ public final class SystemTablesComputer {
               s.committedAt().toEpochMilli(),
               s.watermark() == null ? null : s.watermark().toEpochMilli(),
               s.totalRows(),
-              String.join(",", s.tags())
+              String.join(",", s.tags()),
+              s.stampedAt() == null ? null : s.stampedAt().toEpochMilli()
             });
       }
     } catch (RuntimeException e) {
