@@ -236,7 +236,7 @@ class ForeignRollbackIT {
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT healthy, hot_floor FROM \"system\".\"tables\" WHERE \"table\" = '"
+                "SELECT healthy, committed_watermark FROM \"system\".\"tables\" WHERE \"table\" = '"
                     + table
                     + "'")) {
       assertThat(rs.next()).isTrue();

@@ -62,16 +62,16 @@ final class SystemTables {
       if (tables.get(i, "watermark") == null) {
         out.add(List.of(table, "watermark_unreadable", "the cold tier's watermark cannot be read"));
       }
-      if (behindFloor(tables.get(i, "watermark"), tables.get(i, "hot_floor"))) {
+      if (wentBack(tables.get(i, "watermark"), tables.get(i, "committed_watermark"))) {
         out.add(
             List.of(
                 table,
-                "watermark_behind_floor",
-                "the cold tier's watermark is below the hot floor "
-                    + tables.get(i, "hot_floor")
-                    + " that MeterStore committed: the table was rolled back behind it, readings"
-                    + " are missing from both tiers and queries and archival refuse it (roll the"
-                    + " table forward; see docs/operations.md)"));
+                "watermark_went_back",
+                "the cold tier's watermark is below "
+                    + tables.get(i, "committed_watermark")
+                    + ", the last one MeterStore committed: the table was rolled back behind it,"
+                    + " readings are missing from both tiers and queries and archival refuse it"
+                    + " (roll the table forward; see docs/operations.md)"));
       }
       if (hotPartitions < 0) {
         out.add(List.of(table, "partitions_unreadable", "the hot partitions cannot be listed"));
@@ -123,8 +123,8 @@ final class SystemTables {
         + " 'meterstore create' to create it (again, empty)";
   }
 
-  private static boolean behindFloor(Object watermark, Object floor) {
-    return watermark instanceof Instant w && floor instanceof Instant f && w.isBefore(f);
+  private static boolean wentBack(Object watermark, Object committed) {
+    return watermark instanceof Instant w && committed instanceof Instant c && w.isBefore(c);
   }
 
   private static long number(Object value) {

@@ -19,10 +19,10 @@ class SystemTablesTest {
           "partitions_ahead",
           "invariant_violations",
           "healthy",
-          "hot_floor");
+          "committed_watermark");
 
   @Test
-  void aWatermarkBelowTheHotFloorIsNamedAsARollback() {
+  void aWatermarkBelowTheCommittedOneIsNamedAsARollback() {
     Instant w = Instant.parse("2027-03-02T00:00:00Z");
     Instant floor = Instant.parse("2027-03-03T00:00:00Z");
     Rows tables = new Rows(COLUMNS, List.of(row("strom", w, floor, false)));
@@ -30,12 +30,12 @@ class SystemTablesTest {
     Rows problems = SystemTables.problems(tables, Map.of());
 
     assertThat(problems.rows()).hasSize(1);
-    assertThat(problems.get(0, "problem")).isEqualTo("watermark_behind_floor");
+    assertThat(problems.get(0, "problem")).isEqualTo("watermark_went_back");
     assertThat((String) problems.get(0, "detail")).contains(floor.toString(), "roll the table");
   }
 
   @Test
-  void aWatermarkAtTheFloorIsNoProblem() {
+  void aWatermarkAtTheCommittedOneIsNoProblem() {
     Instant w = Instant.parse("2027-03-03T00:00:00Z");
     Rows tables = new Rows(COLUMNS, List.of(row("strom", w, w, true)));
 

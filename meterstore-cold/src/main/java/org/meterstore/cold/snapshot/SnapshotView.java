@@ -49,19 +49,20 @@ public interface SnapshotView {
   Instant watermark();
 
   /**
-   * {@link #watermark()}, checked against the floor the hot tier recorded: the last W MeterStore
-   * committed, below which the hot tier has already dropped its partitions. Used wherever the
-   * view's W decides what the hot tier must hold (every read of the current snapshot); a view of an
-   * older snapshot (an as-of read) is not checked against it.
+   * {@link #watermark()}, checked against the committed watermark the hot tier recorded: the last W
+   * a MeterStore commit landed with, below which the hot tier has already dropped its partitions.
+   * Used wherever the view's W decides what the hot tier must hold (every read of the current
+   * snapshot); a view of an older snapshot (an as-of read) is not checked against it.
    *
-   * @param floor the hot tier's recorded floor, {@link Instant#EPOCH} when none was recorded
-   * @return W, at or above {@code floor}
+   * @param committed the hot tier's committed watermark, {@link Instant#EPOCH} when none was
+   *     recorded
+   * @return W, at or above {@code committed}
    * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} (not retryable) when
-   *     W lies below {@code floor}: the table was rolled back behind MeterStore's last commit and
-   *     the readings in {@code [W, floor)} are in neither tier; the message names both instants,
-   *     the snapshot, and the snapshot to roll forward to when one still exists
+   *     W lies below {@code committed}: the table was rolled back behind MeterStore's last commit
+   *     and the readings in between are in neither tier; the message names both instants, the
+   *     snapshot, and the snapshot to roll forward to when one still exists
    */
-  Instant watermarkNotBelow(Instant floor);
+  Instant watermarkNotBelow(Instant committed);
 
   /**
    * The schema a scan of the pinned snapshot reads with (the table's schema when the snapshot was

@@ -73,16 +73,17 @@ public interface ColdTable {
   Instant watermark();
 
   /**
-   * {@link #watermark()}, checked against the hot tier's recorded floor (see {@link
+   * {@link #watermark()}, checked against the hot tier's committed watermark (see {@link
    * SnapshotView#watermarkNotBelow}): what archival and routed writes use, so that a table rolled
    * back behind MeterStore's last commit halts instead of filling the gap with nothing.
    *
-   * @param floor the hot tier's recorded floor, {@link Instant#EPOCH} when none was recorded
+   * @param committed the hot tier's committed watermark, {@link Instant#EPOCH} when none was
+   *     recorded
    * @throws org.meterstore.api.MeterStoreException {@code INVARIANT_VIOLATED} when W lies below
-   *     {@code floor}; as {@link #watermark()} otherwise
+   *     {@code committed}; as {@link #watermark()} otherwise
    */
-  default Instant watermarkNotBelow(Instant floor) {
-    return view(SnapshotSelector.current()).watermarkNotBelow(floor);
+  default Instant watermarkNotBelow(Instant committed) {
+    return view(SnapshotSelector.current()).watermarkNotBelow(committed);
   }
 
   /**

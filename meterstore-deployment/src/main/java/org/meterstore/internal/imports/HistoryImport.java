@@ -304,6 +304,7 @@ public final class HistoryImport {
               + result.archive().watermark()
               + "); nothing of it was committed, run the import again");
     }
+    hot.partitions().recordCommittedWatermark(table, result.archive().watermark());
     requireDigest(rows, result, w, end);
     tally.add(result.outcomes());
     tally.commits++;

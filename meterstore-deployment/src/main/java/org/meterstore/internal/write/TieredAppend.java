@@ -141,12 +141,12 @@ public final class TieredAppend {
   }
 
   /**
-   * Refuses the batch when the table's W lies below the hot floor (rolled back behind MeterStore's
-   * last commit): read only when a reading is routed to the cold tier or the hot tier refused one
-   * below its floor, so the common append pays nothing for it.
+   * Refuses the batch when the table's W lies below the committed watermark the hot tier recorded
+   * (rolled back behind MeterStore's last commit): read only when a reading is routed to the cold
+   * tier or the hot tier refused one below its floor, so the common append pays nothing for it.
    */
   private void requireNotBehindFloor(TableDefinition table, ColdTable coldTable) {
-    coldTable.watermarkNotBelow(hot.partitions().floor(table));
+    coldTable.watermarkNotBelow(hot.partitions().committedWatermark(table));
   }
 
   /** Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do). */

@@ -21,7 +21,8 @@ import org.meterstore.api.table.TableDefinition;
  * advisory lock per table and re-check existence inside it, so each partition is created once.
  *
  * <p>Each table has a <b>floor</b>: the archiver records the table's committed watermark {@code W}
- * with {@link #recordFloor} after every archival commit and before every reclamation. No partition
+ * with {@link #recordCommittedWatermark} after every archival commit and before every reclamation,
+ * and a history import raises it with {@link #recordFloor} before it commits a range. No partition
  * whose window starts below the floor is created, and {@code HotStore.write} stores no reading with
  * {@code from} below it, whoever writes: such a row would be invisible to every query, which reads
  * {@code from < W} from the cold tier. Those refusals are {@link
@@ -103,6 +104,23 @@ public interface Partitions {
    *     ddl_lock_timeout}; {@code INVALID_INPUT} for a null floor or a table not created
    */
   Instant recordFloor(TableDefinition table, Instant floor);
+
+  /**
+   * Records {@code w}, the W a cold commit landed with, as the table's <b>committed watermark</b>
+   * and raises the floor to it, under the same locking as {@link #recordFloor}; neither value is
+   * ever lowered. A cold W below the committed watermark means the cold table was rolled back
+   * behind MeterStore's last commit: the readings between them are in neither tier.
+   *
+   * @return the floor now in force
+   * @throws org.meterstore.api.MeterStoreException as {@link #recordFloor}
+   */
+  Instant recordCommittedWatermark(TableDefinition table, Instant w);
+
+  /**
+   * The table's recorded committed watermark (UTC), {@link Instant#EPOCH} when none was recorded.
+   * It never exceeds the floor, which a history import raises ahead of it before committing.
+   */
+  Instant committedWatermark(TableDefinition table);
 
   /**
    * The table's recorded floor (UTC), {@link Instant#EPOCH} when none was recorded. Read without

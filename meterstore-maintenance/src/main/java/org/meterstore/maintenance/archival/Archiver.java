@@ -142,7 +142,7 @@ public final class Archiver {
   private TableOutcome observeContended(TableDefinition table, ColdTable coldTable, Instant now) {
     LOG.debug("Archival lease of {} is held elsewhere", table.name());
     try {
-      Instant w = coldTable.watermarkNotBelow(hot.partitions().floor(table));
+      Instant w = coldTable.watermarkNotBelow(hot.partitions().committedWatermark(table));
       long below = checkInvariant(hot, metrics, table, w, now);
       return new TableOutcome(
           table.name(),

@@ -98,7 +98,7 @@ final class LeasedRun {
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
       List<ArchivalCommit> commits = cold.archivalCommits();
-      Instant current = cold.watermarkNotBelow(hot.partitions().floor(table));
+      Instant current = cold.watermarkNotBelow(hot.partitions().committedWatermark(table));
       recordFloor(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
       archiveWindows(plan, partitions);
@@ -352,7 +352,7 @@ final class LeasedRun {
    */
   private void recordFloor(Instant w) {
     try {
-      floor = hot.partitions().recordFloor(table, w);
+      floor = hot.partitions().recordCommittedWatermark(table, w);
     } catch (MeterStoreException e) {
       if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
         throw e;

@@ -22,8 +22,8 @@ import org.apache.iceberg.util.SnapshotUtil;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.internal.layout.TableLayout;
-import org.meterstore.cold.internal.watermark.WatermarkFloor;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
+import org.meterstore.cold.internal.watermark.WatermarkRegression;
 import org.meterstore.cold.scan.ColumnBatchReader;
 import org.meterstore.cold.snapshot.ColdDataFile;
 import org.meterstore.cold.snapshot.SnapshotSelector;
@@ -104,8 +104,8 @@ public final class IcebergSnapshotView implements SnapshotView {
   }
 
   @Override
-  public Instant watermarkNotBelow(Instant floor) {
-    return WatermarkFloor.require(table, tableName, snapshotId, watermark, floor);
+  public Instant watermarkNotBelow(Instant committed) {
+    return WatermarkRegression.require(table, tableName, snapshotId, watermark, committed);
   }
 
   @Override

@@ -69,8 +69,18 @@ public final class PartitionManager implements Partitions {
   }
 
   @Override
+  public Instant recordCommittedWatermark(TableDefinition table, Instant w) {
+    return floors.recordCommitted(table, w);
+  }
+
+  @Override
   public Instant floor(TableDefinition table) {
     return floors.read(table);
+  }
+
+  @Override
+  public Instant committedWatermark(TableDefinition table) {
+    return floors.committed(table);
   }
 
   /** The floor recorded for {@code table}, if any (one short read transaction). */

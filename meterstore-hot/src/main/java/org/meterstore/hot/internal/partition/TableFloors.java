@@ -33,6 +33,18 @@ final class TableFloors {
    * Raises the floor of {@code table} to {@code floor} (never lowers it); returns the one in force.
    */
   Instant record(TableDefinition table, Instant floor) {
+    return raise(table, floor, false);
+  }
+
+  /**
+   * Records {@code w} as the table's committed watermark and raises the floor to it (neither is
+   * lowered); returns the floor in force.
+   */
+  Instant recordCommitted(TableDefinition table, Instant w) {
+    return raise(table, w, true);
+  }
+
+  private Instant raise(TableDefinition table, Instant floor, boolean committed) {
     if (floor == null) {
       throw MeterStoreException.invalid("floor", null, "required: the table's committed watermark");
     }
@@ -45,12 +57,26 @@ final class TableFloors {
           TableRegistry registry = new TableRegistry(c, db.schema());
           Instant before = registry.floor(table.name()).orElse(null);
           Instant now =
-              registry.raiseFloor(table.name(), floor).orElseThrow(() -> notRegistered(table));
+              (committed
+                      ? registry.raiseCommitted(table.name(), floor)
+                      : registry.raiseFloor(table.name(), floor))
+                  .orElseThrow(() -> notRegistered(table));
           if (!now.equals(before)) {
             LOG.info("Raised the floor of table {}.{} to {}", db.schema(), table.name(), now);
           }
           return now;
         });
+  }
+
+  /** The committed watermark of {@code table}, {@link Instant#EPOCH} when none was recorded. */
+  Instant committed(TableDefinition table) {
+    return db.transaction(
+            () -> "read the committed watermark of table " + table.name(),
+            c -> {
+              catalog.requireParent(c, table);
+              return new TableRegistry(c, db.schema()).committedWatermark(table.name());
+            })
+        .orElse(Instant.EPOCH);
   }
 
   /** The floor of {@code table}, {@link Instant#EPOCH} when none was recorded. */

@@ -38,7 +38,8 @@ public final class Migrations {
           "V003__subject_registry.sql",
           "V004__archival_leases.sql",
           "V005__table_floor.sql",
-          "V006__table_resolution.sql");
+          "V006__table_resolution.sql",
+          "V007__committed_watermark.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 

@@ -33,6 +33,9 @@ public final class TableRegistry {
   /** The floor column (V005); null while no floor was recorded. */
   public static final String FLOOR = "hot_floor";
 
+  /** The committed watermark column (V007); null while none was recorded. */
+  public static final String COMMITTED = "committed_watermark";
+
   private static final String BY_NAME = " WHERE " + SqlIdentifiers.quote("name") + " = ?";
 
   private final Connection c;
@@ -131,6 +134,54 @@ public final class TableRegistry {
     try (PreparedStatement s =
         c.prepareStatement("SELECT " + q(FLOOR) + " FROM " + tables + BY_NAME)) {
       s.setString(1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * The committed watermark recorded for {@code table}; empty when none was, or the table is not
+   * registered.
+   */
+  public Optional<Instant> committedWatermark(String table) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT " + q(COMMITTED) + " FROM " + tables + BY_NAME)) {
+      s.setString(1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Raises the committed watermark and the floor of {@code table} to {@code w} where they are below
+   * it (neither is ever lowered). Takes the row's lock, like {@link #raiseFloor}.
+   *
+   * @return the floor now recorded, or empty when the table is not registered
+   */
+  public Optional<Instant> raiseCommitted(String table, Instant w) throws SQLException {
+    String floor = q(FLOOR);
+    String committed = q(COMMITTED);
+    String sql =
+        "UPDATE "
+            + tables
+            + " SET "
+            + floor
+            + " = greatest("
+            + floor
+            + ", ?), "
+            + committed
+            + " = greatest("
+            + committed
+            + ", ?)"
+            + BY_NAME
+            + " RETURNING "
+            + floor;
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setObject(1, w.atOffset(ZoneOffset.UTC));
+      s.setObject(2, w.atOffset(ZoneOffset.UTC));
+      s.setString(3, table);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
       }

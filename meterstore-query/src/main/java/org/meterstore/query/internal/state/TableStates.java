@@ -83,23 +83,23 @@ final class TableStates {
   }
 
   /**
-   * Refuses a current snapshot whose W lies below the hot tier's floor (a table rolled back behind
-   * MeterStore's last commit): its answer would miss the readings in between. A mode that reads
-   * only the cold tier still answers while PostgreSQL is unreachable: it then reports what the lake
-   * holds below its W, unchecked.
+   * Refuses a current snapshot whose W lies below the committed watermark the hot tier recorded (a
+   * table rolled back behind MeterStore's last commit): its answer would miss the readings in
+   * between. A mode that reads only the cold tier still answers while PostgreSQL is unreachable: it
+   * then reports what the lake holds below its W, unchecked.
    */
   private static void requireNotBehindFloor(
       CatalogRuntime rt, TableDefinition def, SnapshotView view, boolean hot) {
-    Instant floor;
+    Instant committed;
     try {
-      floor = rt.hot().partitions().floor(def);
+      committed = rt.hot().partitions().committedWatermark(def);
     } catch (MeterStoreException e) {
       if (hot || !e.isRetryable()) {
         throw e;
       }
       return;
     }
-    view.watermarkNotBelow(floor);
+    view.watermarkNotBelow(committed);
   }
 
   /** Whether the mode reads the table's current snapshot (every mode but the as-of ones). */

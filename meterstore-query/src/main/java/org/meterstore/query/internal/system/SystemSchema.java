@@ -56,7 +56,7 @@ public final class SystemSchema extends AbstractSchema {
         .add("partitions_ahead", SqlTypeName.INTEGER)
         .add("invariant_violations", SqlTypeName.BIGINT)
         .add("healthy", SqlTypeName.BOOLEAN)
-        .add("hot_floor", SqlTypeName.TIMESTAMP, 3)
+        .add("committed_watermark", SqlTypeName.TIMESTAMP, 3)
         .nullable(true)
         .build();
   }

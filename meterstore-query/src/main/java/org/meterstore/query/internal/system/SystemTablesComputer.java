@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Computes the {@code system} relations at {@code now}. {@code healthy} covers the ways a table
- * stops working: rows below W still in PostgreSQL (wrong answers now), a W below the hot tier's
- * floor (a rollback behind MeterStore: readings in neither tier, so queries refuse) and no attached
- * partition ending after {@code now} (no answers shortly). A table with no partitions at all is
- * exempt; one whose partitions or watermark cannot be read reports {@code -1} (or null) and is not
- * healthy.
+ * stops working: rows below W still in PostgreSQL (wrong answers now), a W below the committed
+ * watermark the hot tier recorded (a rollback behind MeterStore: readings in neither tier, so
+ * queries refuse) and no attached partition ending after {@code now} (no answers shortly). A table
+ * with no partitions at all is exempt; one whose partitions or watermark cannot be read reports
+ * {@code -1} (or null) and is not healthy.
  */
 public final class SystemTablesComputer {
   private static final Logger LOG = LoggerFactory.getLogger(SystemTablesComputer.class);
@@ -98,10 +98,10 @@ public final class SystemTablesComputer {
         LOG.warn("Cannot count rows below W of {}: {}", def.name(), e.toString());
       }
     }
-    Instant floor = floor(rt, def);
-    boolean behindFloor = w != null && floor != null && w.isBefore(floor);
+    Instant committed = committedWatermark(rt, def);
+    boolean wentBack = w != null && committed != null && w.isBefore(committed);
     boolean healthy =
-        w != null && !behindFloor && violations == 0 && hotPartitions >= 0 && (none || ahead > 0);
+        w != null && !wentBack && violations == 0 && hotPartitions >= 0 && (none || ahead > 0);
     Long lag = w == null ? null : Duration.between(w, now).getSeconds();
     return new Object[] {
       def.name(),
@@ -111,19 +111,19 @@ public final class SystemTablesComputer {
       ahead,
       violations,
       healthy,
-      floor == null ? null : floor.toEpochMilli()
+      committed == null ? null : committed.toEpochMilli()
     };
   }
 
   /**
-   * The hot tier's floor (the last W MeterStore committed); null when it cannot be read. A cold W
-   * below it means the table was rolled back behind MeterStore: the table is not healthy.
+   * The last W MeterStore committed, as the hot tier recorded it; null when it cannot be read. A
+   * cold W below it means the table was rolled back behind MeterStore: the table is not healthy.
    */
-  private static Instant floor(CatalogRuntime rt, TableDefinition def) {
+  private static Instant committedWatermark(CatalogRuntime rt, TableDefinition def) {
     try {
-      return rt.hot().partitions().floor(def);
+      return rt.hot().partitions().committedWatermark(def);
     } catch (RuntimeException e) {
-      LOG.warn("Cannot read the hot floor of {}: {}", def.name(), e.toString());
+      LOG.warn("Cannot read the committed watermark of {}: {}", def.name(), e.toString());
       return null;
     }
   }
