@@ -41,9 +41,10 @@ public final class ColdStore implements AutoCloseable {
   private final Catalog catalog;
   private final boolean ownsCatalog;
   private final CommitCounter counter;
-  private final StoreProbe probe = new StoreProbe();
+  private final StoreProbe probe;
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
+    this.probe = ownsCatalog ? CatalogFactory.probe(config) : new StoreProbe();
     this.config = config;
     this.catalog = catalog;
     this.ownsCatalog = ownsCatalog;
@@ -100,7 +101,6 @@ public final class ColdStore implements AutoCloseable {
    */
   public ColdTable table(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    probe.check(id, definition.name()); // the catalog's existence check reads metadata too
     if (!exists(id)) {
       throw MeterStoreException.tableMissing(
           definition.name(), "the cold tier (Iceberg table " + id + ")");
@@ -117,7 +117,6 @@ public final class ColdStore implements AutoCloseable {
    */
   public ColdTable createTable(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    probe.check(id, definition.name());
     if (!exists(id)) {
       create(definition, id);
     }
@@ -150,6 +149,7 @@ public final class ColdStore implements AutoCloseable {
   }
 
   private boolean exists(TableIdentifier id) {
+    probe.check(id, id.name()); // the catalog's existence check reads metadata too
     try {
       return catalog.tableExists(id);
     } catch (RuntimeException e) {
@@ -227,6 +227,7 @@ public final class ColdStore implements AutoCloseable {
   /** Closes the catalog MeterStore built; a caller's catalog stays open. */
   @Override
   public void close() {
+    probe.close();
     if (ownsCatalog && catalog instanceof Closeable) {
       try {
         ((Closeable) catalog).close();

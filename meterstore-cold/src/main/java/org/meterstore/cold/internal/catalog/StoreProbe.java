@@ -14,11 +14,30 @@ import org.meterstore.api.MeterStoreException;
  * it; with the store unreachable every load would stall that long. One request fails at once
  * instead. Shared by every {@link TableAccess} of the store (archival opens a new one per run).
  * Thread-safe.
+ *
+ * <p>Before a table's first load (a new process: every CLI verb) there is no metadata file to ask
+ * about, yet the JDBC catalog's first load and existence check read one; so a store whose warehouse
+ * is on object storage also asks about the warehouse root (a key that need not exist) through a
+ * FileIO of its own.
  */
-public final class StoreProbe {
+public final class StoreProbe implements AutoCloseable {
   private final Map<TableIdentifier, Seen> seen = new ConcurrentHashMap<>();
+  private final Seen root;
 
   private record Seen(FileIO io, String metadataLocation) {}
+
+  /** A probe that checks nothing before a table's first load. */
+  public StoreProbe() {
+    this(null, null);
+  }
+
+  /**
+   * A probe that, before a table's first load, asks {@code rootIo} about {@code rootLocation} (both
+   * null for none); {@link #close()} closes {@code rootIo}.
+   */
+  public StoreProbe(FileIO rootIo, String rootLocation) {
+    this.root = rootIo == null || rootLocation == null ? null : new Seen(rootIo, rootLocation);
+  }
 
   /** Records that a load of {@code id} read {@code metadataLocation} through {@code io}. */
   void saw(TableIdentifier id, FileIO io, String metadataLocation) {
@@ -29,12 +48,13 @@ public final class StoreProbe {
 
   /**
    * Fails at once when the object store does not answer for the last metadata file seen of {@code
-   * id}; a file that is gone (expired) is no failure. Nothing is checked before a first load.
+   * id}, or before its first load for the warehouse root when one was given; a file that is gone
+   * (expired) is no failure.
    *
    * @throws MeterStoreException {@code STORAGE} (retryable) naming {@code tableName}
    */
   public void check(TableIdentifier id, String tableName) {
-    Seen s = seen.get(id);
+    Seen s = seen.getOrDefault(id, root);
     if (s == null) {
       return;
     }
@@ -45,6 +65,13 @@ public final class StoreProbe {
           ErrorKind.STORAGE,
           "Cannot load cold table " + tableName + ": the object store does not answer (" + e + ")",
           e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (root != null) {
+      root.io().close();
     }
   }
 }
