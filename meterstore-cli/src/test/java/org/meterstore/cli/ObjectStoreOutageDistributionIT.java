@@ -26,6 +26,7 @@ import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.MeterCatalog;
@@ -68,6 +69,7 @@ class ObjectStoreOutageDistributionIT {
   private static BlobStore blobs;
   private static int port;
   private static S3Proxy proxy;
+  private static boolean running;
 
   @BeforeAll
   static void start(TestDatabase database) throws Exception {
@@ -78,11 +80,41 @@ class ObjectStoreOutageDistributionIT {
     proxy = proxy(0);
     proxy.start();
     port = proxy.getPort();
+    running = true;
   }
 
   @AfterAll
   static void stop() throws Exception {
+    stopStore();
+  }
+
+  /** Each test starts with the store up, whatever the one before left behind. */
+  @BeforeEach
+  void storeUp() throws Exception {
+    if (!running) {
+      restartStore();
+    }
+  }
+
+  private static void stopStore() throws Exception {
     proxy.stop();
+    running = false;
+  }
+
+  /** A new server on the same port over the same (in-memory) objects, once it accepts. */
+  private static void restartStore() throws Exception {
+    proxy = proxy(port);
+    proxy.start();
+    running = true;
+    for (int i = 0; i < 50; i++) {
+      try {
+        new java.net.Socket("127.0.0.1", port).close();
+        return;
+      } catch (java.io.IOException e) {
+        Thread.sleep(100);
+      }
+    }
+    throw new AssertionError("the restarted S3 server does not accept on port " + port);
   }
 
   private static S3Proxy proxy(int onPort) {
@@ -175,7 +207,7 @@ class ObjectStoreOutageDistributionIT {
     assertThat(up.code()).as(up.toString()).isZero();
     assertThat(Answer.of(up)).isEqualTo(all);
 
-    proxy.stop();
+    stopStore();
     UnpackedDistribution.Run refused = query(work, spanning);
     assertThat(refused.code()).as(refused.toString()).isEqualTo(ExitCode.RETRYABLE);
     assertThat(refused.millis()).as(refused.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
@@ -204,8 +236,7 @@ class ObjectStoreOutageDistributionIT {
         "%s: status with the store down: exit %d after %d ms%n%s%s%n",
         name, status.code(), status.millis(), status.out(), status.err());
 
-    proxy = proxy(port);
-    proxy.start();
+    restartStore();
     UnpackedDistribution.Run again =
         dist.launcher(work, ENV, "--format", "json", "maintain", "--once", "--now", LATER);
     assertThat(again.code()).as(again.toString()).isZero();

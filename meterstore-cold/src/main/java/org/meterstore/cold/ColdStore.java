@@ -24,6 +24,7 @@ import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
+import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
@@ -135,7 +136,8 @@ public final class ColdStore implements AutoCloseable {
   private ColdTable open(TableDefinition definition, TableIdentifier id) {
     TableAccess access = new TableAccess(catalog, id, definition.name(), probe);
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-    DriftReport drift = new IcebergColdTable(access, definition, settings(), counter).checkDrift();
+    DriftReport drift =
+        SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
     if (drift.isCompatible()) {
       TableLayout.verify(definition, table, formatVersion(table));
     } else {

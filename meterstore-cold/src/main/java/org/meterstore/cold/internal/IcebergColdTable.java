@@ -242,6 +242,11 @@ public final class IcebergColdTable implements ColdTable {
     try {
       table = access.load();
       return SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
+    } catch (MeterStoreException e) {
+      if (e.isRetryable()) {
+        throw e; // an unreachable catalog or object store is an outage, not drift
+      }
+      return SchemaDrift.unknown(definition.name(), e);
     } catch (RuntimeException e) {
       return SchemaDrift.unknown(definition.name(), e);
     }

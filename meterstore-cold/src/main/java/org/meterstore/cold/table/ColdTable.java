@@ -313,6 +313,10 @@ public interface ColdTable {
    * Compares the configured columns with the cold table's schema by name (DESIGN § 5). Loads the
    * table afresh; a table that cannot be loaded is reported {@link
    * org.meterstore.cold.drift.DriftVerdict#UNKNOWN}, never compatible.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} (retryable) when the catalog or
+   *     the object store does not answer: an outage is no drift, and quarantining a table for it
+   *     would stop its archival until an operator looked
    */
   DriftReport checkDrift();
 
