@@ -17,6 +17,7 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.cold.StorageFailures;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
@@ -242,12 +243,11 @@ public final class IcebergColdTable implements ColdTable {
     try {
       table = access.load();
       return SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
-    } catch (MeterStoreException e) {
-      if (e.isRetryable()) {
-        throw e; // an unreachable catalog or object store is an outage, not drift
-      }
-      return SchemaDrift.unknown(definition.name(), e);
     } catch (RuntimeException e) {
+      if (StorageFailures.find(e) != null) {
+        // an unreachable catalog or object store is an outage, not drift
+        throw StorageFailures.classify("load cold table " + definition.name(), e);
+      }
       return SchemaDrift.unknown(definition.name(), e);
     }
   }

@@ -133,7 +133,8 @@ final class LeasedRun {
     Status status;
     if (failure != null) {
       status = Status.ofFailure(failure);
-      LOG.warn("Archival run of {} ended {}: {}", table.name(), status, failure.getMessage());
+      // One line per failed table comes from the maintenance cycle or the caller; the trace here.
+      LOG.debug("Archival run of {} ended {}", table.name(), status, failure);
     } else if (leaseLost) {
       status = Status.LEASE_CONTENDED;
     } else if (deferred) {
