@@ -4,7 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.StorageFailures;
+import org.meterstore.cold.outage.StorageFailures;
 
 /**
  * Turns what a Calcite call threw into the {@code SQLException} the caller sees: when a {@link

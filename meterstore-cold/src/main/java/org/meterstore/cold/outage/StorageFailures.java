@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.cold.outage;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
