@@ -1,6 +1,7 @@
 package org.meterstore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.math.BigDecimal;
@@ -8,6 +9,10 @@ import java.net.URI;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLTransientException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -31,6 +36,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.cli.demo.DemoMonth;
 import org.meterstore.cli.output.ExitCode;
@@ -214,6 +221,10 @@ class ObjectStoreOutageDistributionIT {
     assertThat(refused.err()).as(refused.toString()).contains("cold");
     assertThat(refused.errLines()).as(refused.toString()).isLessThanOrEqualTo(3);
 
+    String coldOnly = spanning + " WHERE \"from\" < TIMESTAMP '" + sqlTime(w) + "'";
+    assertRefusedTypedWithinTheBound(toml, spanning);
+    assertRefusedTypedWithinTheBound(toml, coldOnly);
+
     UnpackedDistribution.Run hotAnswer = query(work, hotOnly);
     assertThat(hotAnswer.code()).as(hotAnswer.toString()).isZero();
     assertThat(Answer.of(hotAnswer)).isEqualTo(hot);
@@ -226,7 +237,9 @@ class ObjectStoreOutageDistributionIT {
     System.out.printf(
         "%s: maintain --once with the store down: exit %d after %d ms, %d stderr lines%n%s%n",
         name, maintain.code(), maintain.millis(), maintain.errLines(), maintain.err());
-    assertThat(maintain.errLines()).as(maintain.toString()).isLessThanOrEqualTo(8);
+    // one log line and one summary line per failed table (two tables), no stack trace
+    assertThat(maintain.errLines()).as(maintain.toString()).isLessThanOrEqualTo(4);
+    assertThat(maintain.err()).doesNotContain("\tat ");
 
     UnpackedDistribution.Run status =
         dist.launcher(work, ENV, "--format", "json", "status", "--now", LATER);
@@ -245,6 +258,29 @@ class ObjectStoreOutageDistributionIT {
     assertThat(after.code()).as(after.toString()).isZero();
     assertThat(Answer.of(after)).isEqualTo(all);
     assertThat(up.err() + refused.err() + maintain.err() + status.out()).doesNotContain(SECRET);
+  }
+
+  /**
+   * Through JDBC in this JVM (the child's exit code shows retryable, not the kind): {@code sql}
+   * fails with a transient SQL error whose cause is {@code STORAGE}, within the bound.
+   */
+  private static void assertRefusedTypedWithinTheBound(Path toml, String sql) throws Exception {
+    try (MeterCatalog catalog = open(toml);
+        Connection c = catalog.connection();
+        Statement st = c.createStatement()) {
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> st.executeQuery(sql).next())
+          .as(sql)
+          .isInstanceOf(SQLTransientException.class)
+          .hasCauseInstanceOf(MeterStoreException.class)
+          .satisfies(
+              e -> {
+                MeterStoreException cause = (MeterStoreException) e.getCause();
+                assertThat(cause.kind()).isEqualTo(ErrorKind.STORAGE);
+                assertThat(cause.isRetryable()).isTrue();
+              });
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
   }
 
   private static UnpackedDistribution.Run query(Path work, String sql) throws Exception {
