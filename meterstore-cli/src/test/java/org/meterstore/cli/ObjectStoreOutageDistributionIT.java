@@ -210,9 +210,7 @@ class ObjectStoreOutageDistributionIT {
     Answer all = Answer.of(written, Instant.MIN);
     Answer hot = Answer.of(written, w);
 
-    UnpackedDistribution.Run up = query(work, spanning);
-    assertThat(up.code()).as(up.toString()).isZero();
-    assertThat(Answer.of(up)).isEqualTo(all);
+    assertThat(answer(toml, spanning)).isEqualTo(all);
 
     stopStore();
     UnpackedDistribution.Run refused = query(work, spanning);
@@ -254,10 +252,9 @@ class ObjectStoreOutageDistributionIT {
         dist.launcher(work, ENV, "--format", "json", "maintain", "--once", "--now", LATER);
     assertThat(again.code()).as(again.toString()).isZero();
     assertThat(watermark(toml)).isAfter(w);
-    UnpackedDistribution.Run after = query(work, spanning);
-    assertThat(after.code()).as(after.toString()).isZero();
-    assertThat(Answer.of(after)).isEqualTo(all);
-    assertThat(up.err() + refused.err() + maintain.err() + status.out()).doesNotContain(SECRET);
+    assertThat(answer(toml, spanning)).isEqualTo(all);
+    assertThat(answer(toml, hotOnly)).isEqualTo(hot);
+    assertThat(refused.err() + maintain.err() + status.out() + again.out()).doesNotContain(SECRET);
   }
 
   /**
@@ -280,6 +277,17 @@ class ObjectStoreOutageDistributionIT {
                 assertThat(cause.isRetryable()).isTrue();
               });
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  /** {@code sql}'s count and sum through JDBC in this JVM (the child JVMs are the slow part). */
+  private static Answer answer(Path toml, String sql) throws Exception {
+    try (MeterCatalog catalog = open(toml);
+        Connection c = catalog.connection();
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      return new Answer(rs.getLong(1), rs.getBigDecimal(2).stripTrailingZeros());
     }
   }
 
