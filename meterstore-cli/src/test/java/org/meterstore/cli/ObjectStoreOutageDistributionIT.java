@@ -242,7 +242,11 @@ class ObjectStoreOutageDistributionIT {
     UnpackedDistribution.Run status =
         dist.launcher(work, ENV, "--format", "json", "status", "--now", LATER);
     assertThat(status.millis()).as(status.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
-    assertThat(status.code()).as(status.toString()).isNotZero();
+    assertThat(status.code()).as(status.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(status.json().get("healthy").asBoolean()).isFalse();
+    assertThat(status.json().get("problems").toString())
+        .as(status.toString())
+        .contains("watermark_unreadable", "strom", "gas");
     System.out.printf(
         "%s: status with the store down: exit %d after %d ms%n%s%s%n",
         name, status.code(), status.millis(), status.out(), status.err());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.meterstore.MeterCatalog;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Tier;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.output.Rows;
@@ -60,7 +61,12 @@ final class SystemTables {
       long hotPartitions = number(tables.get(i, "hot_partitions"));
       long ahead = number(tables.get(i, "partitions_ahead"));
       if (tables.get(i, "watermark") == null) {
-        out.add(List.of(table, "watermark_unreadable", "the cold tier's watermark cannot be read"));
+        out.add(
+            List.of(
+                table,
+                "watermark_unreadable",
+                "the cold tier's watermark cannot be read (is the catalog or the object store"
+                    + " unreachable? see the log line above)"));
       }
       if (hotPartitions < 0) {
         out.add(List.of(table, "partitions_unreadable", "the hot partitions cannot be listed"));
@@ -96,7 +102,15 @@ final class SystemTables {
   static Map<String, Set<Tier>> missing(MeterCatalog catalog) {
     Map<String, Set<Tier>> missing = new LinkedHashMap<>();
     for (TableDefinition t : catalog.tables()) {
-      missing.put(t.name(), catalog.missingTiers(t.name()));
+      try {
+        missing.put(t.name(), catalog.missingTiers(t.name()));
+      } catch (MeterStoreException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        // A tier that does not answer is not a missing table: its row says what is unreadable.
+        missing.put(t.name(), Set.of());
+      }
     }
     return missing;
   }
