@@ -46,12 +46,25 @@ final class SystemTables {
    * only.
    */
   static Rows problems(Rows tables, Map<String, Set<Tier>> missing) {
+    return problems(tables, missing, Map.of());
+  }
+
+  /**
+   * As {@link #problems(Rows, Map)}, and a {@code storage_unreachable} problem for each table in
+   * {@code unreachable} (table → why), whose row {@code system.tables} may call healthy: a catalog
+   * that serves metadata itself keeps W readable while the object store is down.
+   */
+  static Rows problems(
+      Rows tables, Map<String, Set<Tier>> missing, Map<String, String> unreachable) {
     List<List<Object>> out = new ArrayList<>();
     for (int i = 0; i < tables.size(); i++) {
+      String table = (String) tables.get(i, "table");
+      if (unreachable.containsKey(table)) {
+        out.add(List.of(table, "storage_unreachable", unreachable.get(table)));
+      }
       if (Boolean.TRUE.equals(tables.get(i, "healthy"))) {
         continue;
       }
-      String table = (String) tables.get(i, "table");
       Set<Tier> absent = missing.getOrDefault(table, Set.of());
       if (!absent.isEmpty()) {
         out.add(List.of(table, "missing", missingDetail(absent)));
@@ -113,6 +126,31 @@ final class SystemTables {
       }
     }
     return missing;
+  }
+
+  /**
+   * The tables whose object store does not answer (one bounded request each), with the reason;
+   * tables missing from the cold tier, or whose watermark already could not be read, are skipped.
+   */
+  static Map<String, String> unreachableStorage(
+      MeterCatalog catalog, Rows tables, Map<String, Set<Tier>> missing) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < tables.size(); i++) {
+      String table = (String) tables.get(i, "table");
+      if (tables.get(i, "watermark") == null
+          || missing.getOrDefault(table, Set.of()).contains(Tier.COLD)) {
+        continue;
+      }
+      try {
+        catalog.coldTable(table).requireStorageAnswers();
+      } catch (MeterStoreException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        out.put(table, e.getMessage());
+      }
+    }
+    return out;
   }
 
   private static String missingDetail(Set<Tier> absent) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -25,6 +26,7 @@ import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.drift.DriftReport;
+import org.meterstore.cold.internal.catalog.StoreProbe;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.ArchivalCommitReader;
 import org.meterstore.cold.internal.commit.ArchivalCommitter;
@@ -235,6 +237,18 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public OrphanReport removeOrphanFiles(Instant now, Duration minAge, boolean dryRun) {
     return OrphanScanner.scan(access, now, minAge, dryRun);
+  }
+
+  @Override
+  public void requireStorageAnswers() {
+    access.read(
+        table -> {
+          if (table instanceof HasTableOperations h && h.operations().current() != null) {
+            String metadata = h.operations().current().metadataFileLocation();
+            StoreProbe.ask(table.io(), metadata, definition.name());
+          }
+          return null;
+        });
   }
 
   @Override

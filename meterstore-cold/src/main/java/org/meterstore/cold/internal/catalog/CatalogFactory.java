@@ -59,10 +59,13 @@ public final class CatalogFactory {
   /**
    * The store probe for {@code config}: a JDBC catalog whose warehouse is on object storage reads
    * metadata files from it on a table's first load, so the probe asks about the warehouse root
-   * through an {@code S3FileIO} of its own before that load; otherwise it checks only tables
-   * already loaded.
+   * through an {@code S3FileIO} of its own before that load; a REST catalog's client reads no
+   * metadata file, so it gets no probe; otherwise it checks only tables already loaded.
    */
   public static StoreProbe probe(ColdConfig config) {
+    if (config.kind() == CatalogKind.REST) {
+      return StoreProbe.none();
+    }
     if (config.kind() != CatalogKind.JDBC || config.s3() == null || config.warehouse() == null) {
       return new StoreProbe();
     }

@@ -23,6 +23,7 @@ import org.meterstore.api.MeterStoreException;
 public final class StoreProbe implements AutoCloseable {
   private final Map<TableIdentifier, Seen> seen = new ConcurrentHashMap<>();
   private final Seen root;
+  private final boolean enabled;
 
   private record Seen(FileIO io, String metadataLocation) {}
 
@@ -36,12 +37,26 @@ public final class StoreProbe implements AutoCloseable {
    * null for none); {@link #close()} closes {@code rootIo}.
    */
   public StoreProbe(FileIO rootIo, String rootLocation) {
+    this(rootIo, rootLocation, true);
+  }
+
+  private StoreProbe(FileIO rootIo, String rootLocation, boolean enabled) {
     this.root = rootIo == null || rootLocation == null ? null : new Seen(rootIo, rootLocation);
+    this.enabled = enabled;
+  }
+
+  /**
+   * A probe that checks nothing ever: for a REST catalog, whose client reads no metadata file (the
+   * catalog sends the metadata), so a load has no metadata retries to avoid and a catalog that
+   * still answers keeps W readable while the object store is down.
+   */
+  public static StoreProbe none() {
+    return new StoreProbe(null, null, false);
   }
 
   /** Records that a load of {@code id} read {@code metadataLocation} through {@code io}. */
   void saw(TableIdentifier id, FileIO io, String metadataLocation) {
-    if (io != null && metadataLocation != null) {
+    if (enabled && io != null && metadataLocation != null) {
       seen.put(id, new Seen(io, metadataLocation));
     }
   }
@@ -58,8 +73,18 @@ public final class StoreProbe implements AutoCloseable {
     if (s == null) {
       return;
     }
+    ask(s.io(), s.metadataLocation(), tableName);
+  }
+
+  /**
+   * Asks {@code io} whether {@code location} exists, for its answer's sake only.
+   *
+   * @throws MeterStoreException {@code STORAGE} (retryable) naming {@code tableName} when the store
+   *     does not answer
+   */
+  public static void ask(FileIO io, String location, String tableName) {
     try {
-      s.io().newInputFile(s.metadataLocation()).exists();
+      io.newInputFile(location).exists();
     } catch (RuntimeException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE,
