@@ -218,6 +218,9 @@ class ObjectStoreOutageDistributionIT {
     assertThat(refused.millis()).as(refused.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
     assertThat(refused.err()).as(refused.toString()).contains("cold");
     assertThat(refused.errLines()).as(refused.toString()).isLessThanOrEqualTo(3);
+    System.out.printf(
+        "%s: spanning query with the store down: exit %d after %d ms%n%s%n",
+        name, refused.code(), refused.millis(), refused.err());
 
     String coldOnly = spanning + " WHERE \"from\" < TIMESTAMP '" + sqlTime(w) + "'";
     assertRefusedTypedWithinTheBound(toml, spanning);
@@ -227,6 +230,9 @@ class ObjectStoreOutageDistributionIT {
     assertThat(hotAnswer.code()).as(hotAnswer.toString()).isZero();
     assertThat(Answer.of(hotAnswer)).isEqualTo(hot);
     assertThat(hotAnswer.millis()).as(hotAnswer.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
+    System.out.printf(
+        "%s: hot-only query with the store down: exit %d after %d ms, %d stderr lines%n",
+        name, hotAnswer.code(), hotAnswer.millis(), hotAnswer.errLines());
 
     UnpackedDistribution.Run maintain =
         dist.launcher(work, ENV, "--format", "json", "maintain", "--once", "--now", LATER);
@@ -238,6 +244,9 @@ class ObjectStoreOutageDistributionIT {
     // one log line and one summary line per failed table (two tables), no stack trace
     assertThat(maintain.errLines()).as(maintain.toString()).isLessThanOrEqualTo(4);
     assertThat(maintain.err()).doesNotContain("\tat ");
+    for (var table : maintain.json().get("tables")) {
+      assertThat(table.get("status").asText()).as(maintain.toString()).isEqualTo("FAILED");
+    }
 
     UnpackedDistribution.Run status =
         dist.launcher(work, ENV, "--format", "json", "status", "--now", LATER);
