@@ -24,11 +24,12 @@ public final class StorageFailures {
   private StorageFailures() {}
 
   /**
-   * The first storage failure in {@code t}'s cause chain, or null. A missing file is an answer, not
-   * silence: a chain that says so (Iceberg's {@code NotFoundException}, a file-not-found I/O error)
-   * before any storage failure is none.
+   * The deepest storage failure in {@code t}'s cause chain (the one that says what the store did,
+   * under the wrappers), or null. A missing file is an answer, not silence: a chain that says so
+   * (Iceberg's {@code NotFoundException}, a file-not-found I/O error) is none.
    */
   public static Throwable find(Throwable t) {
+    Throwable found = null;
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof NotFoundException
           || c instanceof FileNotFoundException
@@ -36,13 +37,13 @@ public final class StorageFailures {
         return null;
       }
       if (isStorage(c)) {
-        return c;
+        found = c;
       }
       if (c.getCause() == c) {
         break;
       }
     }
-    return null;
+    return found;
   }
 
   /**

@@ -17,6 +17,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.outage.StorageFailures;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
@@ -120,11 +121,14 @@ final class LeasedRun {
     } catch (MeterStoreException e) {
       failure = failure == null ? e : failure;
     } catch (RuntimeException e) {
+      MeterStoreException outage = StorageFailures.classify("archive table " + table.name(), e);
       failure =
           failure != null
               ? failure
-              : new MeterStoreException(
-                  ErrorKind.STORAGE, "Cannot archive table " + table.name() + ": " + e, e);
+              : outage != null
+                  ? outage
+                  : new MeterStoreException(
+                      ErrorKind.STORAGE, "Cannot archive table " + table.name() + ": " + e, e);
     }
     return result(w, below);
   }
