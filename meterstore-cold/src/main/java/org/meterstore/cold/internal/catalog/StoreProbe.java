@@ -6,6 +6,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.outage.StorageFailures;
 
 /**
  * The metadata file each table's last load saw, kept for one cold store, so that a load can ask the
@@ -77,15 +78,19 @@ public final class StoreProbe implements AutoCloseable {
   }
 
   /**
-   * Asks {@code io} whether {@code location} exists, for its answer's sake only.
+   * Asks {@code io} whether {@code location} exists, for the fact of an answer only: a refusal
+   * (such as 403 for a role without list rights asking about a missing key) is an answer too.
    *
    * @throws MeterStoreException {@code STORAGE} (retryable) naming {@code tableName} when the store
-   *     does not answer
+   *     does not answer ({@link StorageFailures})
    */
   public static void ask(FileIO io, String location, String tableName) {
     try {
       io.newInputFile(location).exists();
     } catch (RuntimeException e) {
+      if (StorageFailures.find(e) == null) {
+        return;
+      }
       throw new MeterStoreException(
           ErrorKind.STORAGE,
           "Cannot load cold table " + tableName + ": the object store does not answer (" + e + ")",
