@@ -24,6 +24,7 @@ import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
+import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
@@ -41,9 +42,10 @@ public final class ColdStore implements AutoCloseable {
   private final Catalog catalog;
   private final boolean ownsCatalog;
   private final CommitCounter counter;
-  private final StoreProbe probe = new StoreProbe();
+  private final StoreProbe probe;
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
+    this.probe = ownsCatalog ? CatalogFactory.probe(config) : new StoreProbe();
     this.config = config;
     this.catalog = catalog;
     this.ownsCatalog = ownsCatalog;
@@ -100,7 +102,6 @@ public final class ColdStore implements AutoCloseable {
    */
   public ColdTable table(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    probe.check(id, definition.name()); // the catalog's existence check reads metadata too
     if (!exists(id)) {
       throw MeterStoreException.tableMissing(
           definition.name(), "the cold tier (Iceberg table " + id + ")");
@@ -117,7 +118,6 @@ public final class ColdStore implements AutoCloseable {
    */
   public ColdTable createTable(TableDefinition definition) {
     TableIdentifier id = identifier(definition.name());
-    probe.check(id, definition.name());
     if (!exists(id)) {
       create(definition, id);
     }
@@ -136,7 +136,8 @@ public final class ColdStore implements AutoCloseable {
   private ColdTable open(TableDefinition definition, TableIdentifier id) {
     TableAccess access = new TableAccess(catalog, id, definition.name(), probe);
     Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-    DriftReport drift = new IcebergColdTable(access, definition, settings(), counter).checkDrift();
+    DriftReport drift =
+        SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
     if (drift.isCompatible()) {
       TableLayout.verify(definition, table, formatVersion(table));
     } else {
@@ -150,6 +151,7 @@ public final class ColdStore implements AutoCloseable {
   }
 
   private boolean exists(TableIdentifier id) {
+    probe.check(id, id.name()); // the catalog's existence check reads metadata too
     try {
       return catalog.tableExists(id);
     } catch (RuntimeException e) {
@@ -227,6 +229,7 @@ public final class ColdStore implements AutoCloseable {
   /** Closes the catalog MeterStore built; a caller's catalog stays open. */
   @Override
   public void close() {
+    probe.close();
     if (ownsCatalog && catalog instanceof Closeable) {
       try {
         ((Closeable) catalog).close();

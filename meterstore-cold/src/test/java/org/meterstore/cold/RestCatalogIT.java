@@ -25,6 +25,7 @@ import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.testing.InProcessRestCatalog;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 

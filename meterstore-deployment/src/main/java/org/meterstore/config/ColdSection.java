@@ -2,6 +2,7 @@ package org.meterstore.config;
 
 import org.meterstore.cold.config.CatalogKind;
 import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.ColdTimeouts;
 
 /**
  * The {@code [cold]} section: the Iceberg catalog and warehouse. Immutable; {@link #toString()}
@@ -17,6 +18,9 @@ import org.meterstore.cold.config.ColdConfig;
  * @param namespace the Iceberg namespace (default {@code meterstore})
  * @param targetFileSizeBytes the Parquet file size writers aim at, in bytes (default 128 MiB, at
  *     least 1 MiB)
+ * @param timeouts {@code connect_timeout}, {@code request_timeout} and {@code retry_attempts}: how
+ *     long the object store and the REST catalog may take before they count as unreachable ({@link
+ *     ColdTimeouts#DEFAULTS} when null)
  * @param s3 object storage settings, or null for the local filesystem
  */
 public record ColdSection(
@@ -27,6 +31,7 @@ public record ColdSection(
     String warehouse,
     String namespace,
     long targetFileSizeBytes,
+    ColdTimeouts timeouts,
     S3Section s3) {
 
   /** The JDBC catalog on the hot database with a warehouse under the data directory. */
@@ -39,6 +44,7 @@ public record ColdSection(
           null,
           ColdConfig.DEFAULT_NAMESPACE,
           ColdConfig.DEFAULT_TARGET_FILE_SIZE,
+          ColdTimeouts.DEFAULTS,
           null);
 
   /** Validates the catalog kind, namespace and file size ({@code CONFIG}). */
@@ -58,6 +64,7 @@ public record ColdSection(
               + "' (no user info in the URI: set cold.user and cold.password for the jdbc catalog)");
     }
     namespace = namespace == null ? ColdConfig.DEFAULT_NAMESPACE : namespace;
+    timeouts = timeouts == null ? ColdTimeouts.DEFAULTS : timeouts;
     targetFileSizeBytes =
         targetFileSizeBytes == 0 ? ColdConfig.DEFAULT_TARGET_FILE_SIZE : targetFileSizeBytes;
     String ns = namespace;
@@ -90,7 +97,10 @@ public record ColdSection(
                       uri == null && user == null ? hotUser : user,
                       Secret.revealOrNull(uri == null && password == null ? hotPassword : password),
                       where);
-          ColdConfig c = base.withNamespace(namespace).withTargetFileSizeBytes(targetFileSizeBytes);
+          ColdConfig c =
+              base.withNamespace(namespace)
+                  .withTargetFileSizeBytes(targetFileSizeBytes)
+                  .withTimeouts(timeouts);
           return s3 == null ? c : c.withS3(s3.settings());
         });
   }
@@ -111,6 +121,8 @@ public record ColdSection(
         + namespace
         + ", targetFileSizeBytes="
         + targetFileSizeBytes
+        + ", timeouts="
+        + timeouts
         + ", s3="
         + s3
         + "]";

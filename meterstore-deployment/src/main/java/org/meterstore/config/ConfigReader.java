@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +22,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.api.table.TimeModel;
 import org.meterstore.cold.config.CatalogKind;
+import org.meterstore.cold.config.ColdTimeouts;
 import org.meterstore.hot.HotConfig;
 import org.meterstore.hot.HotSettings;
 import org.meterstore.hot.partition.DetachMode;
@@ -146,9 +148,26 @@ final class ConfigReader {
             warehouse,
             s.string("namespace", null),
             s.bytes("target_file_size", 0),
+            timeouts(s),
             s3);
     s.finish();
     return c;
+  }
+
+  /** {@code connect_timeout}, {@code request_timeout} and {@code retry_attempts} of [cold]. */
+  private static ColdTimeouts timeouts(Section s) {
+    Duration connect = timeout(s, "connect_timeout", ColdTimeouts.DEFAULT_CONNECT_TIMEOUT);
+    Duration request = timeout(s, "request_timeout", ColdTimeouts.DEFAULT_REQUEST_TIMEOUT);
+    int attempts = s.integer("retry_attempts", ColdTimeouts.DEFAULT_RETRY_ATTEMPTS, 1, 10);
+    return new ColdTimeouts(connect, request, attempts);
+  }
+
+  private static Duration timeout(Section s, String name, Duration fallback) {
+    Duration d = s.duration(name, fallback);
+    if (d.isZero() || d.isNegative() || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw s.invalid(name, d.toString(), "more than 0s, at most 10m");
+    }
+    return d;
   }
 
   private S3Section s3(Section s) {

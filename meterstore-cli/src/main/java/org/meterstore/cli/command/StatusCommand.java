@@ -36,13 +36,15 @@ final class StatusCommand extends Verb {
     Instant at = now.get();
     Rows tables;
     Map<String, Set<Tier>> missing;
+    Map<String, String> unreachable;
     Optional<EmbeddedDatabase> embedded;
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
       tables = SystemTables.read(catalog, at);
       missing = SystemTables.missing(catalog);
+      unreachable = SystemTables.unreachableStorage(catalog, tables, missing);
       embedded = catalog.embeddedDatabase();
     }
-    Rows problems = SystemTables.problems(tables, missing);
+    Rows problems = SystemTables.problems(tables, missing, unreachable);
     boolean healthy = problems.size() == 0;
     Document doc =
         new Document()

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.meterstore.MeterCatalog;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Tier;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cli.output.Rows;
@@ -45,12 +46,25 @@ final class SystemTables {
    * only.
    */
   static Rows problems(Rows tables, Map<String, Set<Tier>> missing) {
+    return problems(tables, missing, Map.of());
+  }
+
+  /**
+   * As {@link #problems(Rows, Map)}, and a {@code storage_unreachable} problem for each table in
+   * {@code unreachable} (table → why), whose row {@code system.tables} may call healthy: a catalog
+   * that serves metadata itself keeps W readable while the object store is down.
+   */
+  static Rows problems(
+      Rows tables, Map<String, Set<Tier>> missing, Map<String, String> unreachable) {
     List<List<Object>> out = new ArrayList<>();
     for (int i = 0; i < tables.size(); i++) {
+      String table = (String) tables.get(i, "table");
+      if (unreachable.containsKey(table)) {
+        out.add(List.of(table, "storage_unreachable", unreachable.get(table)));
+      }
       if (Boolean.TRUE.equals(tables.get(i, "healthy"))) {
         continue;
       }
-      String table = (String) tables.get(i, "table");
       Set<Tier> absent = missing.getOrDefault(table, Set.of());
       if (!absent.isEmpty()) {
         out.add(List.of(table, "missing", missingDetail(absent)));
@@ -60,7 +74,12 @@ final class SystemTables {
       long hotPartitions = number(tables.get(i, "hot_partitions"));
       long ahead = number(tables.get(i, "partitions_ahead"));
       if (tables.get(i, "watermark") == null) {
-        out.add(List.of(table, "watermark_unreadable", "the cold tier's watermark cannot be read"));
+        out.add(
+            List.of(
+                table,
+                "watermark_unreadable",
+                "the cold tier's watermark cannot be read (is the catalog or the object store"
+                    + " unreachable? see the log line above)"));
       }
       if (wentBack(tables.get(i, "watermark"), tables.get(i, "committed_watermark"))) {
         out.add(
@@ -107,9 +126,42 @@ final class SystemTables {
   static Map<String, Set<Tier>> missing(MeterCatalog catalog) {
     Map<String, Set<Tier>> missing = new LinkedHashMap<>();
     for (TableDefinition t : catalog.tables()) {
-      missing.put(t.name(), catalog.missingTiers(t.name()));
+      try {
+        missing.put(t.name(), catalog.missingTiers(t.name()));
+      } catch (MeterStoreException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        // A tier that does not answer is not a missing table: its row says what is unreadable.
+        missing.put(t.name(), Set.of());
+      }
     }
     return missing;
+  }
+
+  /**
+   * The tables whose object store does not answer (one bounded request each), with the reason;
+   * tables missing from the cold tier, or whose watermark already could not be read, are skipped.
+   */
+  static Map<String, String> unreachableStorage(
+      MeterCatalog catalog, Rows tables, Map<String, Set<Tier>> missing) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < tables.size(); i++) {
+      String table = (String) tables.get(i, "table");
+      if (tables.get(i, "watermark") == null
+          || missing.getOrDefault(table, Set.of()).contains(Tier.COLD)) {
+        continue;
+      }
+      try {
+        catalog.coldTable(table).requireStorageAnswers();
+      } catch (MeterStoreException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        out.put(table, e.getMessage());
+      }
+    }
+    return out;
   }
 
   private static String missingDetail(Set<Tier> absent) {

@@ -21,6 +21,8 @@ import org.meterstore.api.MeterStoreException;
  * @param chunkRows the rows a writer holds and sorts at most when its input is not grouped by MaLo,
  *     and about the rows of one data file (default 100 000), see {@link ColdTable#archive}
  * @param commitPolicy MeterStore's commit retry
+ * @param timeouts how long the object store and the REST catalog may take before they count as
+ *     unreachable ({@link ColdTimeouts#DEFAULTS} when null)
  * @param customCatalog the caller's catalog for {@link CatalogKind#CUSTOM} (not closed by
  *     MeterStore), else null
  */
@@ -35,6 +37,7 @@ public record ColdConfig(
     long targetFileSizeBytes,
     int chunkRows,
     CommitPolicy commitPolicy,
+    ColdTimeouts timeouts,
     Catalog customCatalog) {
 
   /** The default namespace. */
@@ -63,6 +66,7 @@ public record ColdConfig(
       throw MeterStoreException.invalid("cold chunk rows", chunkRows, "at least 1");
     }
     commitPolicy = commitPolicy == null ? CommitPolicy.DEFAULTS : commitPolicy;
+    timeouts = timeouts == null ? ColdTimeouts.DEFAULTS : timeouts;
     requireFitsKind(kind, uri, warehouse, customCatalog);
   }
 
@@ -88,19 +92,19 @@ public record ColdConfig(
   /** A JDBC catalog at {@code jdbcUrl} with a warehouse on the local filesystem or S3. */
   public static ColdConfig jdbc(String jdbcUrl, String user, String password, String warehouse) {
     return new ColdConfig(
-        CatalogKind.JDBC, jdbcUrl, user, password, warehouse, null, null, 0, 0, null, null);
+        CatalogKind.JDBC, jdbcUrl, user, password, warehouse, null, null, 0, 0, null, null, null);
   }
 
   /** A REST catalog at {@code baseUrl}; {@code warehouse} may be null. */
   public static ColdConfig rest(String baseUrl, String warehouse) {
     return new ColdConfig(
-        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null);
+        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null, null);
   }
 
   /** The caller's catalog; MeterStore uses it but does not close it. */
   public static ColdConfig custom(Catalog catalog) {
     return new ColdConfig(
-        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, catalog);
+        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, null, catalog);
   }
 
   /** This config with another Iceberg namespace. */
@@ -116,6 +120,7 @@ public record ColdConfig(
         targetFileSizeBytes,
         chunkRows,
         commitPolicy,
+        timeouts,
         customCatalog);
   }
 
@@ -132,6 +137,7 @@ public record ColdConfig(
         targetFileSizeBytes,
         chunkRows,
         commitPolicy,
+        timeouts,
         customCatalog);
   }
 
@@ -148,6 +154,7 @@ public record ColdConfig(
         bytes,
         chunkRows,
         commitPolicy,
+        timeouts,
         customCatalog);
   }
 
@@ -164,6 +171,7 @@ public record ColdConfig(
         targetFileSizeBytes,
         rows,
         commitPolicy,
+        timeouts,
         customCatalog);
   }
 
@@ -180,6 +188,24 @@ public record ColdConfig(
         targetFileSizeBytes,
         chunkRows,
         policy,
+        timeouts,
+        customCatalog);
+  }
+
+  /** This config with other object store and REST catalog timeouts. */
+  public ColdConfig withTimeouts(ColdTimeouts newTimeouts) {
+    return new ColdConfig(
+        kind,
+        uri,
+        user,
+        password,
+        warehouse,
+        namespace,
+        s3,
+        targetFileSizeBytes,
+        chunkRows,
+        commitPolicy,
+        newTimeouts,
         customCatalog);
   }
 
@@ -214,6 +240,8 @@ public record ColdConfig(
         + chunkRows
         + ", commitPolicy="
         + commitPolicy
+        + ", timeouts="
+        + timeouts
         + ", customCatalog="
         + (customCatalog == null ? "null" : customCatalog.name())
         + "]";

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.io.CloseableIterable;
@@ -24,6 +25,7 @@ import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.drift.DriftReport;
+import org.meterstore.cold.internal.catalog.StoreProbe;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.ArchivalCommitReader;
 import org.meterstore.cold.internal.commit.ArchivalCommitter;
@@ -43,6 +45,7 @@ import org.meterstore.cold.internal.snapshot.SnapshotSelection;
 import org.meterstore.cold.internal.snapshot.Tagger;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
+import org.meterstore.cold.outage.StorageFailures;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
@@ -229,12 +232,28 @@ public final class IcebergColdTable implements ColdTable {
   }
 
   @Override
+  public void requireStorageAnswers() {
+    access.read(
+        table -> {
+          if (table instanceof HasTableOperations h && h.operations().current() != null) {
+            String metadata = h.operations().current().metadataFileLocation();
+            StoreProbe.ask(table.io(), metadata, definition.name());
+          }
+          return null;
+        });
+  }
+
+  @Override
   public DriftReport checkDrift() {
     Table table;
     try {
       table = access.load();
       return SchemaDrift.compare(definition.name(), definition.columns(), table.schema());
     } catch (RuntimeException e) {
+      if (StorageFailures.find(e) != null) {
+        // an unreachable catalog or object store is an outage, not drift
+        throw StorageFailures.classify("load cold table " + definition.name(), e);
+      }
       return SchemaDrift.unknown(definition.name(), e);
     }
   }

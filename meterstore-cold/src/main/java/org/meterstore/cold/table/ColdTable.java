@@ -347,9 +347,23 @@ public interface ColdTable {
   }
 
   /**
+   * Asks the object store about this table's current metadata file: whether the store answers, not
+   * whether the file is there. One request, bounded by the configured timeouts; for a catalog that
+   * serves metadata itself (REST), the way to learn that the lake is down while W stays readable.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} (retryable) naming the table
+   *     when the catalog or the object store does not answer
+   */
+  void requireStorageAnswers();
+
+  /**
    * Compares the configured columns with the cold table's schema by name (DESIGN § 5). Loads the
    * table afresh; a table that cannot be loaded is reported {@link
    * org.meterstore.cold.drift.DriftVerdict#UNKNOWN}, never compatible.
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} (retryable) when the catalog or
+   *     the object store does not answer: an outage is no drift, and quarantining a table for it
+   *     would stop its archival until an operator looked
    */
   DriftReport checkDrift();
 

@@ -17,6 +17,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.outage.StorageFailures;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
@@ -120,11 +121,14 @@ final class LeasedRun {
     } catch (MeterStoreException e) {
       failure = failure == null ? e : failure;
     } catch (RuntimeException e) {
+      MeterStoreException outage = StorageFailures.classify("archive table " + table.name(), e);
       failure =
           failure != null
               ? failure
-              : new MeterStoreException(
-                  ErrorKind.STORAGE, "Cannot archive table " + table.name() + ": " + e, e);
+              : outage != null
+                  ? outage
+                  : new MeterStoreException(
+                      ErrorKind.STORAGE, "Cannot archive table " + table.name() + ": " + e, e);
     }
     return result(w, below);
   }
@@ -133,7 +137,8 @@ final class LeasedRun {
     Status status;
     if (failure != null) {
       status = Status.ofFailure(failure);
-      LOG.warn("Archival run of {} ended {}: {}", table.name(), status, failure.getMessage());
+      // One line per failed table comes from the maintenance cycle or the caller; the trace here.
+      LOG.debug("Archival run of {} ended {}", table.name(), status, failure);
     } else if (leaseLost) {
       status = Status.LEASE_CONTENDED;
     } else if (deferred) {

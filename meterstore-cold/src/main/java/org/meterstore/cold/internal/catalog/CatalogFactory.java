@@ -5,10 +5,12 @@ import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.FileIO;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.config.CatalogKind;
 import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.config.ColdTimeouts;
 import org.meterstore.cold.config.S3Settings;
 
 /**
@@ -21,6 +23,11 @@ import org.meterstore.cold.config.S3Settings;
  * 40001}), and MeterStore adds the shutdown states ({@code 57P01} admin shutdown, {@code 57P02}
  * crash shutdown, {@code 57P03} cannot connect now) that a pooled connection reports first when its
  * server was restarted; without them the first catalog call after a restart fails.
+ *
+ * <p>The {@link ColdTimeouts} reach the AWS SDK's HTTP clients through {@code S3FileIO}'s
+ * properties (connection and idle timeouts of both clients Iceberg can build, attempts and pauses
+ * of the SDK's retry policy) and the REST catalog's HTTP client. Without them {@code S3FileIO}
+ * retries a refused connection for about two minutes (five retries, pauses growing to 20 s).
  */
 public final class CatalogFactory {
   /** The catalog name MeterStore registers its catalogs under. */
@@ -49,6 +56,29 @@ public final class CatalogFactory {
     }
   }
 
+  /**
+   * The store probe for {@code config}: a JDBC catalog whose warehouse is on object storage reads
+   * metadata files from it on a table's first load, so the probe asks about the warehouse root
+   * through an {@code S3FileIO} of its own before that load; a REST catalog's client reads no
+   * metadata file, so it gets no probe; otherwise it checks only tables already loaded.
+   */
+  public static StoreProbe probe(ColdConfig config) {
+    if (config.kind() == CatalogKind.REST) {
+      return StoreProbe.none();
+    }
+    if (config.kind() != CatalogKind.JDBC || config.s3() == null || config.warehouse() == null) {
+      return new StoreProbe();
+    }
+    Map<String, String> props = s3Properties(config.s3(), config.timeouts());
+    FileIO io =
+        CatalogUtil.loadFileIO(
+            props.get(CatalogProperties.FILE_IO_IMPL),
+            props,
+            new org.apache.hadoop.conf.Configuration());
+    String root = config.warehouse().endsWith("/") ? config.warehouse() : config.warehouse() + "/";
+    return new StoreProbe(io, root);
+  }
+
   /** The catalog properties for {@code config}; they contain secrets, so never log them. */
   public static Map<String, String> properties(ColdConfig config) {
     Map<String, String> p = new LinkedHashMap<>();
@@ -65,14 +95,31 @@ public final class CatalogFactory {
     }
     p.put(CatalogProperties.URI, config.uri());
     putIfSet(p, CatalogProperties.WAREHOUSE_LOCATION, config.warehouse());
+    if (config.kind() == CatalogKind.REST) {
+      p.putAll(restTimeouts(config.timeouts()));
+    }
     if (config.s3() != null) {
-      p.putAll(s3Properties(config.s3()));
+      p.putAll(s3Properties(config.s3(), config.timeouts()));
     }
     return p;
   }
 
-  /** {@code S3FileIO} properties for {@code s3}. */
+  /** The REST catalog client's timeouts and retries for {@code t}. */
+  static Map<String, String> restTimeouts(ColdTimeouts t) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("rest.client.connection-timeout-ms", millis(t.connectTimeout()));
+    p.put("rest.client.socket-timeout-ms", millis(t.requestTimeout()));
+    p.put("rest.client.max-retries", Integer.toString(t.retryAttempts() - 1));
+    return p;
+  }
+
+  /** {@code S3FileIO} properties for {@code s3} with the default timeouts. */
   public static Map<String, String> s3Properties(S3Settings s3) {
+    return s3Properties(s3, ColdTimeouts.DEFAULTS);
+  }
+
+  /** {@code S3FileIO} properties for {@code s3} with timeouts {@code t}. */
+  public static Map<String, String> s3Properties(S3Settings s3, ColdTimeouts t) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
     if (s3.endpoint() != null) {
@@ -82,7 +129,18 @@ public final class CatalogFactory {
     p.put("client.region", s3.region());
     putIfSet(p, "s3.access-key-id", s3.accessKeyId());
     putIfSet(p, "s3.secret-access-key", s3.secretAccessKey());
+    p.put("http-client.apache.connection-timeout-ms", millis(t.connectTimeout()));
+    p.put("http-client.apache.socket-timeout-ms", millis(t.requestTimeout()));
+    p.put("http-client.urlconnection.connection-timeout-ms", millis(t.connectTimeout()));
+    p.put("http-client.urlconnection.socket-timeout-ms", millis(t.requestTimeout()));
+    p.put("s3.retry.num-retries", Integer.toString(t.retryAttempts() - 1));
+    p.put("s3.retry.min-wait-ms", millis(ColdTimeouts.MIN_RETRY_PAUSE));
+    p.put("s3.retry.max-wait-ms", millis(ColdTimeouts.MAX_RETRY_PAUSE));
     return p;
+  }
+
+  private static String millis(java.time.Duration d) {
+    return Long.toString(d.toMillis());
   }
 
   private static void putIfSet(Map<String, String> p, String key, String value) {

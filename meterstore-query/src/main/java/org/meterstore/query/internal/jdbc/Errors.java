@@ -4,11 +4,15 @@ import java.lang.reflect.InvocationTargetException;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.outage.StorageFailures;
 
 /**
  * Turns what a Calcite call threw into the {@code SQLException} the caller sees: when a {@link
  * MeterStoreException} is anywhere in the chain, its message leads and it is the cause, and a
- * retryable one becomes a {@link SQLTransientException} so that pools and tools retry it.
+ * retryable one becomes a {@link SQLTransientException} so that pools and tools retry it. A chain
+ * without one whose cause is a storage failure ({@link StorageFailures}: the object store or the
+ * REST catalog did not answer, wherever Calcite wrapped it) becomes the retryable {@code STORAGE}
+ * error too, never a plain {@code SQLException} from a planner rule.
  */
 final class Errors {
   private Errors() {}
@@ -16,6 +20,10 @@ final class Errors {
   static Throwable translate(Throwable thrown) {
     Throwable t = thrown instanceof InvocationTargetException i ? i.getCause() : thrown;
     MeterStoreException meter = find(t);
+    if (meter == null) {
+      // e.g. a manifest read by a planner rule while the object store is down
+      meter = StorageFailures.classify("run the query", t);
+    }
     if (meter == null) {
       ArithmeticException arithmetic = arithmetic(t);
       if (arithmetic != null) {

@@ -34,6 +34,10 @@ final class TableStates {
         boundary = cold.watermark();
         partitions = all.stream().filter(p -> p.upperBound().isAfter(cold.watermark())).toList();
       } else {
+        // W unreadable: the lowest attached partition's lower bound A is a proved boundary.
+        // Archival detaches a window's partition before committing it, window by window in order,
+        // so W <= A and everything from A up is attached and in no cold file. The hot floor is no
+        // substitute: it may lag W, with the rows between already dropped or corrected in the lake.
         partitions = all.stream().filter(p -> p.state() != PartitionState.DETACHED).toList();
         if (readsCold) {
           boundary = partitions.isEmpty() ? Instant.MAX : partitions.get(0).lowerBound();

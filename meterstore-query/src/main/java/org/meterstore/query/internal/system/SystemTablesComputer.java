@@ -56,9 +56,12 @@ public final class SystemTablesComputer {
             PublishedSql.resolution(def, Dialect.SPARK, coldTable(Dialect.SPARK, namespace, def))
           });
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
-      snapshots.addAll(snapshots(rt, def));
       seam.add(seam(rt, def, namespace, current));
-      tags.addAll(tags(rt, def));
+      if (current != null) {
+        // an unreadable cold tier was logged once above; its history would fail the same way
+        snapshots.addAll(snapshots(rt, def));
+        tags.addAll(tags(rt, def));
+      }
     }
     List<Object[]> erasures = SubjectTrailRows.compute(rt, now);
     return new SystemSnapshot(now, tables, config, resolution, snapshots, seam, tags, erasures);

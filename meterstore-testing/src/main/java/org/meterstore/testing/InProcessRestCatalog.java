@@ -1,4 +1,4 @@
-package org.meterstore.cold;
+package org.meterstore.testing;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
@@ -36,15 +36,27 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * A minimal Iceberg REST catalog server for tests: the JDK's HTTP server on 127.0.0.1 (an ephemeral
  * port) answering the REST catalog's namespace and table routes through Iceberg's own {@link
  * CatalogHandlers} over a backing catalog (a JDBC catalog here). Iceberg 1.12 publishes no
- * test-fixtures server, so this covers exactly the routes MeterStore's client uses.
+ * test-fixtures server, so this covers exactly the routes MeterStore's client uses. Needs {@code
+ * iceberg-core} on the caller's test classpath (an optional dependency of this module).
  */
-final class InProcessRestCatalog implements AutoCloseable {
+public final class InProcessRestCatalog implements AutoCloseable {
   private final Catalog backend;
+  private final SupportsNamespaces namespaces;
   private final HttpServer server;
   private final ObjectMapper mapper = new ObjectMapper();
 
-  InProcessRestCatalog(Catalog backend) throws IOException {
+  /** Serves {@code backend} on 127.0.0.1 at an ephemeral port, from now until {@link #close()}. */
+  public InProcessRestCatalog(Catalog backend) throws IOException {
+    this(backend, (SupportsNamespaces) backend);
+  }
+
+  /**
+   * Serves the tables of {@code backend} and the namespaces of {@code namespaces} (a wrapper such
+   * as Iceberg's {@code CachingCatalog} over the catalog that keeps both).
+   */
+  public InProcessRestCatalog(Catalog backend, SupportsNamespaces namespaces) throws IOException {
     this.backend = backend;
+    this.namespaces = namespaces;
     mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
@@ -55,7 +67,7 @@ final class InProcessRestCatalog implements AutoCloseable {
   }
 
   /** The base URL clients use. */
-  String uri() {
+  public String uri() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
@@ -148,7 +160,7 @@ final class InProcessRestCatalog implements AutoCloseable {
   }
 
   private SupportsNamespaces namespaces() {
-    return (SupportsNamespaces) backend;
+    return namespaces;
   }
 
   private static Namespace namespace(List<String> path) {
