@@ -39,7 +39,7 @@ import org.meterstore.testing.workload.Workload;
  */
 @ExtendWith(PostgresExtension.class)
 class ExpiryClockIT {
-  private static final int DAYS = 6;
+  private static final int DAYS = 4;
 
   @TempDir Path warehouse;
 
@@ -80,19 +80,19 @@ class ExpiryClockIT {
           catalog
               .maintenance()
               .expireSnapshots(true)
-              .snapshotRetention(Period.ofDays(3), 1)
+              .snapshotRetention(Period.ofDays(2), 1)
               .runOnce(now);
 
-      // stamped at day 1..6 + 7h; the cutoff is day 3 + 8h: the first three are older
+      // stamped at day 1..4 + 7h; the cutoff is day 2 + 8h: the first two are older
       List<SnapshotInfo> after = catalog.coldTable(def.name()).snapshots();
-      assertThat(outcome.row(def.name()).orElseThrow().counts().snapshotsExpired()).isEqualTo(3);
+      assertThat(outcome.row(def.name()).orElseThrow().counts().snapshotsExpired()).isEqualTo(2);
       assertThat(after)
           .extracting(SnapshotInfo::snapshotId)
           .containsExactlyElementsOf(
-              before.subList(3, DAYS).stream().map(SnapshotInfo::snapshotId).toList());
+              before.subList(2, DAYS).stream().map(SnapshotInfo::snapshotId).toList());
       assertThat(after)
           .extracting(SnapshotInfo::stampedAt)
-          .allMatch(at -> !at.isBefore(now.minus(Duration.ofDays(3))));
+          .allMatch(at -> !at.isBefore(now.minus(Duration.ofDays(2))));
     }
   }
 

@@ -68,14 +68,14 @@ final class TableFloors {
         });
   }
 
-  /** The committed watermark of {@code table}, {@link Instant#EPOCH} when none was recorded. */
+  /**
+   * The committed watermark of {@code table}, {@link Instant#EPOCH} when none was recorded (or the
+   * table is not registered). One statement: every query of the current state reads it.
+   */
   Instant committed(TableDefinition table) {
-    return db.transaction(
+    return db.autocommit(
             () -> "read the committed watermark of table " + table.name(),
-            c -> {
-              catalog.requireParent(c, table);
-              return new TableRegistry(c, db.schema()).committedWatermark(table.name());
-            })
+            c -> new TableRegistry(c, db.schema()).committedWatermark(table.name()))
         .orElse(Instant.EPOCH);
   }
 

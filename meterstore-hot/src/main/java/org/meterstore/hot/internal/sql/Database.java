@@ -38,7 +38,8 @@ public record Database(DataSource dataSource, String schema, Duration ddlLockTim
 
   /**
    * Runs {@code work} in autocommit mode, for statements that refuse a transaction block ({@code
-   * DETACH … CONCURRENTLY}); a {@code lock_timeout} set by {@code work} must be reset by it.
+   * DETACH … CONCURRENTLY}) and for single reads on hot paths (no {@code BEGIN}/{@code COMMIT}
+   * round trips); a {@code lock_timeout} set by {@code work} must be reset by it.
    */
   public <T> T autocommit(Supplier<String> action, SqlWork<T> work) {
     try (Connection c = dataSource.getConnection()) {
