@@ -3,23 +3,18 @@ package org.meterstore.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.api.OpenTelemetry;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.Period;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
-import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
-import org.meterstore.api.commodity.Unit;
-import org.meterstore.api.reading.Quality;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
@@ -28,7 +23,6 @@ import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * Snapshot expiry that runs before a detached partition's reader grace is over must not take the
@@ -81,22 +75,6 @@ class ExpiryBeforeReclaimIT {
   }
 
   private static List<Reading> day(LocalDate day) {
-    Instant start = MeteringCalendar.dayStart(day, Commodity.STROM);
-    List<Reading> out = new ArrayList<>();
-    for (int i = 0; i < 24; i++) {
-      out.add(
-          Reading.builder()
-              .malo(Workload.malo(3))
-              .obis("1-0:1.8.0")
-              .commodity(Commodity.STROM)
-              .unit(Unit.KWH)
-              .interval(start.plus(Duration.ofHours(i)), Resolution.PT1H)
-              .value(BigDecimal.valueOf(i, 1))
-              .quality(Quality.MEASURED)
-              .operator(Workload.OPERATOR)
-              .version("20270611010000")
-              .build());
-    }
-    return out;
+    return HourlyDay.of(3, MeteringCalendar.dayStart(day, Commodity.STROM), "20270611010000", 0);
   }
 }

@@ -3,24 +3,17 @@ package org.meterstore.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.api.OpenTelemetry;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.Period;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.MeterCatalog;
-import org.meterstore.api.calendar.Resolution;
-import org.meterstore.api.commodity.Commodity;
-import org.meterstore.api.commodity.Unit;
-import org.meterstore.api.reading.Quality;
-import org.meterstore.api.reading.Reading;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotInfo;
@@ -28,7 +21,6 @@ import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * Expiry measures a snapshot's age on MeterStore's clock (the {@code now} each commit was stamped
@@ -63,7 +55,10 @@ class ExpiryClockIT {
       catalog.createTables(base);
       for (int day = 0; day < DAYS; day++) {
         Instant next = base.plus(Duration.ofDays(day + 1L));
-        catalog.append(def.name(), day(base.plus(Duration.ofDays(day))), next.plusSeconds(3600));
+        catalog.append(
+            def.name(),
+            HourlyDay.of(5, base.plus(Duration.ofDays(day)), "20200101000000", 0),
+            next.plusSeconds(3600));
         catalog.maintenance().runOnce(next.plus(Duration.ofHours(7)));
       }
       List<SnapshotInfo> before = catalog.coldTable(def.name()).snapshots();
@@ -94,24 +89,5 @@ class ExpiryClockIT {
           .extracting(SnapshotInfo::stampedAt)
           .allMatch(at -> !at.isBefore(now.minus(Duration.ofDays(2))));
     }
-  }
-
-  private static List<Reading> day(Instant start) {
-    List<Reading> out = new ArrayList<>();
-    for (int i = 0; i < 24; i++) {
-      out.add(
-          Reading.builder()
-              .malo(Workload.malo(5))
-              .obis("1-0:1.8.0")
-              .commodity(Commodity.STROM)
-              .unit(Unit.KWH)
-              .interval(start.plus(Duration.ofHours(i)), Resolution.PT1H)
-              .value(BigDecimal.valueOf(i, 1))
-              .quality(Quality.MEASURED)
-              .operator(Workload.OPERATOR)
-              .version("20200101000000")
-              .build());
-    }
-    return out;
   }
 }

@@ -22,10 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.calendar.Resolution;
-import org.meterstore.api.commodity.Commodity;
-import org.meterstore.api.commodity.Unit;
-import org.meterstore.api.reading.Quality;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.ColumnSpec;
@@ -39,7 +35,6 @@ import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * A foreign tool rolls a cold table back to an older snapshot after MeterStore archived past it and
@@ -56,40 +51,28 @@ class ForeignRollbackIT {
   private static final Instant DAY2 = Instant.parse("2027-03-02T00:00:00Z");
   private static final Instant DAY3 = Instant.parse("2027-03-03T00:00:00Z");
   private static final Instant DAY4 = Instant.parse("2027-03-04T00:00:00Z");
+  private static final String SECOND_VERSION = "20270303010000";
+  private static final Instant SECOND_DELIVERY = DAY3.plus(Duration.ofHours(1));
 
   @TempDir Path warehouse;
 
   @Test
   void aRollbackBehindTheFloorIsRefusedEverywhereAndRollingForwardRestoresIt(TestDatabase db)
       throws Exception {
-    TableDefinition def =
-        TableDefinition.interval(TABLE)
-            .withPolicy(
-                TablePolicy.DEFAULTS
-                    .withPartitionHeadroom(Duration.ofDays(2))
-                    .withSettlementLag(Duration.ofHours(6))
-                    .withReaderGrace(Duration.ofHours(2)));
+    TableDefinition def = table(TABLE);
     try (TwoTiers stores =
             new TwoTiers(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
         MeterCatalog catalog =
             MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
-      catalog.createTables(DAY1);
-      catalog.append(TABLE, day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
-      catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
+      Archived archived = archiveTwoDays(catalog, def);
+      long behind = archived.behind();
+      long forward = archived.forward();
       Table iceberg = catalog.coldTable(TABLE).icebergTable();
-      iceberg.refresh();
-      long behind = iceberg.currentSnapshot().snapshotId();
-      catalog.append(TABLE, day(DAY2, "20270303010000"), DAY3.plus(Duration.ofHours(1)));
-      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
-      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
       assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY3);
       assertThat(stores.hot.partitions().list(def))
           .as("both archived days were reclaimed from PostgreSQL")
           .noneMatch(p -> !p.upperBound().isAfter(DAY3));
-      List<String> settled = totals(catalog);
-      assertThat(settled).containsExactly("48", plain(sum(DAY1).add(sum(DAY2))));
-      iceberg.refresh();
-      long forward = iceberg.currentSnapshot().snapshotId();
+      assertThat(totals(catalog)).containsExactly("48", plain(sum(DAY1).add(sum(DAY2))));
 
       iceberg.manageSnapshots().rollbackTo(behind).commit();
 
@@ -159,30 +142,15 @@ class ForeignRollbackIT {
   void aRollbackWhoseNewerSnapshotsAreGoneHealsWhenTheMissingReadingsAreImported(TestDatabase db)
       throws Exception {
     String table = "rollback_gone";
-    TableDefinition def =
-        TableDefinition.interval(table)
-            .withPolicy(
-                TablePolicy.DEFAULTS
-                    .withPartitionHeadroom(Duration.ofDays(2))
-                    .withSettlementLag(Duration.ofHours(6))
-                    .withReaderGrace(Duration.ofHours(2)));
+    TableDefinition def = table(table);
     try (TwoTiers stores =
             new TwoTiers(db, warehouse, Duration.ofSeconds(3), OpenTelemetry.noop());
         MeterCatalog catalog =
             MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
-      catalog.createTables(DAY1);
-      catalog.append(table, day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
-      catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
+      Archived archived = archiveTwoDays(catalog, def);
+      long behind = archived.behind();
+      long forward = archived.forward();
       Table iceberg = catalog.coldTable(table).icebergTable();
-      iceberg.refresh();
-      long behind = iceberg.currentSnapshot().snapshotId();
-      List<Reading> lost = day(DAY2, "20270303010000");
-      Instant delivered = DAY3.plus(Duration.ofHours(1));
-      catalog.append(table, lost, delivered);
-      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
-      catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
-      iceberg.refresh();
-      long forward = iceberg.currentSnapshot().snapshotId();
 
       // the rollback, then an expiry by the same tool that removes the newer snapshot and its file
       iceberg.manageSnapshots().rollbackTo(behind).commit();
@@ -194,7 +162,7 @@ class ForeignRollbackIT {
           .hasMessageContaining("meterstore import");
 
       Path backup = warehouse.resolve("lost-day.csv");
-      writeCsv(backup, def, lost, delivered);
+      writeCsv(backup, def, day(DAY2, SECOND_VERSION), SECOND_DELIVERY);
       Instant now = DAY4.plus(Duration.ofHours(1));
       catalog.importHistory(table, ImportSource.csv(backup), now);
 
@@ -219,6 +187,36 @@ class ForeignRollbackIT {
       lines.add(String.join(",", cells));
     }
     java.nio.file.Files.write(file, lines);
+  }
+
+  /** The snapshots of the first and the second archival commit. */
+  private record Archived(long behind, long forward) {}
+
+  private static TableDefinition table(String name) {
+    return TableDefinition.interval(name)
+        .withPolicy(
+            TablePolicy.DEFAULTS
+                .withPartitionHeadroom(Duration.ofDays(2))
+                .withSettlementLag(Duration.ofHours(6))
+                .withReaderGrace(Duration.ofHours(2)));
+  }
+
+  /**
+   * Delivers day 1 and archives it, then day 2 and archives it, and reclaims both partitions: W is
+   * day 3 and PostgreSQL holds nothing below it.
+   */
+  private static Archived archiveTwoDays(MeterCatalog catalog, TableDefinition def) {
+    catalog.createTables(DAY1);
+    catalog.append(def.name(), day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
+    catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
+    Table iceberg = catalog.coldTable(def.name()).icebergTable();
+    iceberg.refresh();
+    long behind = iceberg.currentSnapshot().snapshotId();
+    catalog.append(def.name(), day(DAY2, SECOND_VERSION), SECOND_DELIVERY);
+    catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
+    catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
+    iceberg.refresh();
+    return new Archived(behind, iceberg.currentSnapshot().snapshotId());
   }
 
   private static TableOutcome outcome(MaintenanceOutcome outcome) {
@@ -268,29 +266,16 @@ class ForeignRollbackIT {
         .reduce(BigDecimal.ZERO, BigDecimal::add);
   }
 
+  private static String plain(BigDecimal d) {
+    return d.stripTrailingZeros().toPlainString();
+  }
+
+  /** Day {@code start}'s readings of meter 4, with values that differ from day to day. */
   private static List<Reading> day(Instant start, String version) {
-    List<Reading> out = new ArrayList<>();
-    for (int i = 0; i < 24; i++) {
-      out.add(reading(start, i, version, BigDecimal.valueOf(i + start.getEpochSecond() % 7, 1)));
-    }
-    return out;
+    return HourlyDay.of(4, start, version, (int) (start.getEpochSecond() / 86_400 % 7));
   }
 
   private static Reading reading(Instant day, int hour, String version, BigDecimal value) {
-    return Reading.builder()
-        .malo(Workload.malo(4))
-        .obis("1-0:1.8.0")
-        .commodity(Commodity.STROM)
-        .unit(Unit.KWH)
-        .interval(day.plus(Duration.ofHours(hour)), Resolution.PT1H)
-        .value(value)
-        .quality(Quality.MEASURED)
-        .operator(Workload.OPERATOR)
-        .version(version)
-        .build();
-  }
-
-  private static String plain(BigDecimal d) {
-    return d.stripTrailingZeros().toPlainString();
+    return HourlyDay.reading(4, day.plus(Duration.ofHours(hour)), version, value);
   }
 }

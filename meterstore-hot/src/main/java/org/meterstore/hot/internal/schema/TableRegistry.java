@@ -131,13 +131,7 @@ public final class TableRegistry {
 
   /** The floor recorded for {@code table}; empty when none was, or the table is not registered. */
   public Optional<Instant> floor(String table) throws SQLException {
-    try (PreparedStatement s =
-        c.prepareStatement("SELECT " + q(FLOOR) + " FROM " + tables + BY_NAME)) {
-      s.setString(1, table);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
-      }
-    }
+    return instantColumn(FLOOR, table);
   }
 
   /**
@@ -145,8 +139,13 @@ public final class TableRegistry {
    * registered.
    */
   public Optional<Instant> committedWatermark(String table) throws SQLException {
+    return instantColumn(COMMITTED, table);
+  }
+
+  /** One timestamp column of {@code table}'s row; empty when null or not registered. */
+  private Optional<Instant> instantColumn(String column, String table) throws SQLException {
     try (PreparedStatement s =
-        c.prepareStatement("SELECT " + q(COMMITTED) + " FROM " + tables + BY_NAME)) {
+        c.prepareStatement("SELECT " + q(column) + " FROM " + tables + BY_NAME)) {
       s.setString(1, table);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.ofNullable(instant(rs, 1)) : Optional.empty();
