@@ -26,6 +26,7 @@ import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.internal.snapshot.PlannedFiles;
 import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,9 @@ public final class ColdStore implements AutoCloseable {
   private final boolean ownsCatalog;
   private final CommitCounter counter;
   private final StoreProbe probe;
+
+  /** The files of the snapshots queries planned, shared by every table of this store. */
+  private final PlannedFiles plannedFiles = new PlannedFiles(PlannedFiles.DEFAULT_MAX_BYTES);
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
     this.probe = ownsCatalog ? CatalogFactory.probe(config) : new StoreProbe();
@@ -143,7 +147,7 @@ public final class ColdStore implements AutoCloseable {
     } else {
       LOG.warn("Cold table {} is quarantined: {}", definition.name(), drift.reasons());
     }
-    return new IcebergColdTable(access, definition, settings(), counter);
+    return new IcebergColdTable(access, definition, settings(), counter, plannedFiles);
   }
 
   private WriteSettings settings() {

@@ -39,6 +39,7 @@ import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.orphan.OrphanScanner;
 import org.meterstore.cold.internal.snapshot.Expirer;
 import org.meterstore.cold.internal.snapshot.IcebergSnapshotView;
+import org.meterstore.cold.internal.snapshot.PlannedFiles;
 import org.meterstore.cold.internal.snapshot.Restamper;
 import org.meterstore.cold.internal.snapshot.SnapshotLister;
 import org.meterstore.cold.internal.snapshot.SnapshotSelection;
@@ -63,13 +64,28 @@ public final class IcebergColdTable implements ColdTable {
   private final TableDefinition definition;
   private final WriteSettings settings;
   private final CommitCounter counter;
+  private final PlannedFiles planned;
 
-  /** The cold table behind {@code access}. */
+  /** The cold table behind {@code access}, planning snapshots without a cache. */
   public IcebergColdTable(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
       CommitCounter counter) {
+    this(access, definition, settings, counter, null);
+  }
+
+  /**
+   * The cold table behind {@code access}; its snapshot views plan through {@code planned} (the
+   * store's cache of snapshots' files), or from the manifests when null.
+   */
+  public IcebergColdTable(
+      TableAccess access,
+      TableDefinition definition,
+      WriteSettings settings,
+      CommitCounter counter,
+      PlannedFiles planned) {
+    this.planned = planned;
     this.access = access;
     this.definition = definition;
     this.settings = settings;
@@ -127,7 +143,7 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public SnapshotView view(SnapshotSelector selector) {
-    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector);
+    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector, planned);
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
 
 /**
  * The registry of reader pins in MeterStore's schema. A pin is a row, so every process that shares
@@ -20,6 +21,20 @@ public interface ReaderPins {
    *     {@code STORAGE} when the database is unreachable
    */
   ReaderPin pin(String table, Instant from, Instant to, Instant now, Duration ttl);
+
+  /**
+   * Reads what a query execution needs of {@code table}'s hot tier in one round trip: the committed
+   * watermark and every partition (one catalog snapshot, as {@code Partitions.list}), and, when
+   * {@code pinFrom} is not null, pins {@code [pinFrom, pinTo)} until {@code now + ttl} in the same
+   * round trip, after the listing.
+   *
+   * @param pinFrom the pinned window's lower bound (inclusive, UTC), or null to pin nothing
+   * @param pinTo the pinned window's upper bound (exclusive, UTC); ignored without {@code pinFrom}
+   * @throws MeterStoreException {@code CONFIG} when the table's parent does not exist; {@code
+   *     INVALID_INPUT} for an empty window or a non-positive ttl; {@code STORAGE} when the database
+   *     is unreachable. Nothing is pinned then.
+   */
+  ReaderView view(TableDefinition table, Instant pinFrom, Instant pinTo, Instant now, Duration ttl);
 
   /** Releases a pin; releasing one that is gone already is not an error. */
   void release(long id);

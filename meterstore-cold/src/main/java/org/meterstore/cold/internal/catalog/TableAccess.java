@@ -1,5 +1,7 @@
 package org.meterstore.cold.internal.catalog;
 
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseTable;
@@ -29,7 +31,14 @@ public final class TableAccess {
   private final TableIdentifier identifier;
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
-  private Table reading;
+
+  /**
+   * Loaded tables kept for {@link #read}, most recently used first: one per concurrent reader, at
+   * most {@link #MAX_IDLE_READERS} kept between calls. A table that failed to refresh is dropped.
+   */
+  private final Deque<Table> readers = new ConcurrentLinkedDeque<>();
+
+  private static final int MAX_IDLE_READERS = 16;
   private final StoreProbe probe;
 
   /**
@@ -76,31 +85,40 @@ public final class TableAccess {
 
   /**
    * Applies {@code read} to the table as the catalog has it now, for reads that commit nothing (the
-   * watermark of every write). The table loaded by the first call is refreshed on later ones: the
-   * catalog is asked for its current metadata location, and the metadata file is read again only
-   * when that location moved. Serialised, so a read never sees its table refreshed midway.
+   * watermark of every write, the snapshot every query pins). Each call borrows one of a few loaded
+   * tables kept for reading and refreshes it: the catalog is asked for its current metadata
+   * location, and that table's metadata file is read again only when the location moved. No lock is
+   * held across the catalog's round trip, so concurrent queries refresh side by side; a borrowed
+   * table is never refreshed by another caller midway.
    *
    * @throws MeterStoreException as {@link #load()}
    */
-  public synchronized <T> T read(Function<Table, T> read) {
-    if (reading == null) {
-      reading = loadRaw();
+  public <T> T read(Function<Table, T> read) {
+    Table table = readers.pollFirst();
+    if (table == null) {
+      table = loadRaw();
     } else {
-      try {
-        reading.refresh();
-      } catch (NoSuchTableException e) {
-        reading = null;
-        throw new MeterStoreException(
-            ErrorKind.CONFIG,
-            "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
-            e);
-      } catch (RuntimeException e) {
-        reading = null;
-        throw new MeterStoreException(
-            ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
-      }
+      refresh(table);
     }
-    return read.apply(reading);
+    T result = read.apply(table);
+    if (readers.size() < MAX_IDLE_READERS) {
+      readers.offerFirst(table);
+    }
+    return result;
+  }
+
+  private void refresh(Table table) {
+    try {
+      table.refresh();
+    } catch (NoSuchTableException e) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
+          e);
+    } catch (RuntimeException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+    }
   }
 
   /**

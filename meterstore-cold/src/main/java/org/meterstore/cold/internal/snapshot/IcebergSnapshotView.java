@@ -42,6 +42,7 @@ public final class IcebergSnapshotView implements SnapshotView {
   private final Long snapshotId;
   private final Instant watermark;
   private final Schema schema;
+  private final PlannedFiles planned;
 
   private IcebergSnapshotView(
       Table table,
@@ -49,7 +50,9 @@ public final class IcebergSnapshotView implements SnapshotView {
       SnapshotSelector selector,
       Long snapshotId,
       Instant watermark,
-      Schema schema) {
+      Schema schema,
+      PlannedFiles planned) {
+    this.planned = planned;
     this.table = table;
     this.tableName = tableName;
     this.selector = selector;
@@ -66,15 +69,24 @@ public final class IcebergSnapshotView implements SnapshotView {
    *     cannot be read
    */
   public static IcebergSnapshotView of(Table table, String tableName, SnapshotSelector selector) {
+    return of(table, tableName, selector, null);
+  }
+
+  /**
+   * As {@link #of(Table, String, SnapshotSelector)}, planning through {@code planned} (the store's
+   * cache of snapshots' files; null plans every scan from the manifests).
+   */
+  public static IcebergSnapshotView of(
+      Table table, String tableName, SnapshotSelector selector, PlannedFiles planned) {
     try {
       Long id = SnapshotSelection.pick(selector, SnapshotSelection.Metadata.of(table), tableName);
       if (id == null) {
         return new IcebergSnapshotView(
-            table, tableName, selector, null, Instant.EPOCH, table.schema());
+            table, tableName, selector, null, Instant.EPOCH, table.schema(), planned);
       }
       Instant w = WatermarkReader.resolve(table, table.snapshot(id), tableName);
       return new IcebergSnapshotView(
-          table, tableName, selector, id, w, SnapshotUtil.schemaFor(table, id));
+          table, tableName, selector, id, w, SnapshotUtil.schemaFor(table, id), planned);
     } catch (MeterStoreException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -128,6 +140,9 @@ public final class IcebergSnapshotView implements SnapshotView {
       return CloseableIterable.empty();
     }
     try {
+      if (planned != null) {
+        return planned.plan(table, snapshotId, schema, filter);
+      }
       TableScan scan = table.newScan().useSnapshot(snapshotId).filter(filter);
       return (columnStats ? scan.includeColumnStats() : scan).planFiles();
     } catch (RuntimeException e) {

@@ -72,38 +72,55 @@ public final class PartitionCatalog {
 
   /** All of {@code table}'s partitions, attached or not, in bound order. */
   public List<PartitionInfo> list(Connection c, TableDefinition table) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(PARTITIONS)) {
+      bindListing(s, 1, table);
+      try (ResultSet rs = s.executeQuery()) {
+        return readListing(rs, table);
+      }
+    }
+  }
+
+  /**
+   * The statement listing a table's partitions, for a caller that sends it with others in one round
+   * trip; its three parameters are bound by {@link #bindListing} and its rows read by {@link
+   * #readListing}.
+   */
+  public static String listingSql() {
+    return PARTITIONS;
+  }
+
+  /** Binds the listing's parameters for {@code table}, the first at {@code index}. */
+  public void bindListing(PreparedStatement s, int index, TableDefinition table)
+      throws SQLException {
+    s.setString(index, SqlIdentifiers.qualified(schema, table.name()));
+    s.setString(index + 1, schema);
+    s.setString(index + 2, PartitionGrid.of(table).namePattern());
+  }
+
+  /** The partitions the listing's rows name, in bound order. */
+  public static List<PartitionInfo> readListing(ResultSet rs, TableDefinition table)
+      throws SQLException {
     PartitionGrid grid = PartitionGrid.of(table);
     List<PartitionInfo> partitions = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement(PARTITIONS)) {
-      s.setString(1, SqlIdentifiers.qualified(schema, table.name()));
-      s.setString(2, schema);
-      s.setString(3, grid.namePattern());
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          String name = rs.getString(1);
-          boolean detachPending = rs.getBoolean(2);
-          if (!rs.wasNull()) {
-            partitions.add(
-                new PartitionInfo(
-                    table.name(),
-                    name,
-                    instant(rs, 3),
-                    instant(rs, 4),
-                    detachPending ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
-            continue;
-          }
-          grid.lowerBound(name)
-              .ifPresent(
-                  lower ->
-                      partitions.add(
-                          new PartitionInfo(
-                              table.name(),
-                              name,
-                              lower,
-                              grid.upper(lower),
-                              PartitionState.DETACHED)));
-        }
+    while (rs.next()) {
+      String name = rs.getString(1);
+      boolean detachPending = rs.getBoolean(2);
+      if (!rs.wasNull()) {
+        partitions.add(
+            new PartitionInfo(
+                table.name(),
+                name,
+                instant(rs, 3),
+                instant(rs, 4),
+                detachPending ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
+        continue;
       }
+      grid.lowerBound(name)
+          .ifPresent(
+              lower ->
+                  partitions.add(
+                      new PartitionInfo(
+                          table.name(), name, lower, grid.upper(lower), PartitionState.DETACHED)));
     }
     partitions.sort(Comparator.comparing(PartitionInfo::lowerBound));
     return partitions;

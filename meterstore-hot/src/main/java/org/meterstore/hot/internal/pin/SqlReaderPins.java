@@ -2,15 +2,22 @@ package org.meterstore.hot.internal.pin;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.internal.partition.PartitionCatalog;
+import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.Database;
+import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.hot.pin.ReaderPins;
+import org.meterstore.hot.pin.ReaderView;
 
 /**
  * Reader pins as rows of {@code <schema>.reader_pins}; every call is one short transaction. Pinning
@@ -21,64 +28,132 @@ import org.meterstore.hot.pin.ReaderPins;
  */
 public final class SqlReaderPins implements ReaderPins {
   private final Database db;
+  private final PartitionCatalog partitions;
 
   /** Pins in {@code db}'s schema. */
   public SqlReaderPins(Database db) {
     this.db = db;
+    this.partitions = new PartitionCatalog(db.schema());
   }
 
   @Override
   public ReaderPin pin(String table, Instant from, Instant to, Instant now, Duration ttl) {
+    validate(from, to, ttl);
+    return db.autocommit(
+        () -> "Cannot pin " + table + " [" + from + ", " + to + ")",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(OneTrip.writing(insertSql()))) {
+            bindPin(s, 1, table, from, to, now, ttl);
+            List<Object> results = OneTrip.execute(c, s, List.of(SqlReaderPins::pinId));
+            return new ReaderPin((Long) results.get(0), table, from, to, now.plus(ttl));
+          }
+        });
+  }
+
+  @Override
+  public ReaderView view(
+      TableDefinition table, Instant pinFrom, Instant pinTo, Instant now, Duration ttl) {
+    boolean pinning = pinFrom != null;
+    if (pinning) {
+      validate(pinFrom, pinTo, ttl);
+    }
+    String stateSql =
+        "SELECT to_regclass(?) IS NOT NULL, "
+            + TableRegistry.committedWatermarkSubquery(db.schema());
+    String sql =
+        pinning
+            ? OneTrip.writing(stateSql, PartitionCatalog.listingSql(), insertSql())
+            : OneTrip.reading(stateSql, PartitionCatalog.listingSql());
+    List<OneTrip.Rows<?>> readers = new ArrayList<>();
+    readers.add(SqlReaderPins::stateRow);
+    readers.add(rs -> PartitionCatalog.readListing(rs, table));
+    if (pinning) {
+      readers.add(SqlReaderPins::pinId);
+    }
+    List<Object> results =
+        db.autocommit(
+            () -> "Cannot read the hot state of table " + table.name(),
+            c -> {
+              try (PreparedStatement s = c.prepareStatement(sql)) {
+                s.setString(1, db.qualified(table.name()));
+                s.setString(2, table.name());
+                partitions.bindListing(s, 3, table);
+                if (pinning) {
+                  bindPin(s, 6, table.name(), pinFrom, pinTo, now, ttl);
+                }
+                return OneTrip.execute(c, s, readers);
+              }
+            });
+    Object[] state = (Object[]) results.get(0);
+    if (!(Boolean) state[0]) {
+      // the pin (if any) names a table that does not exist: it protects nothing and lapses
+      throw MeterStoreException.tableMissing(
+          table.name(), "the hot tier (" + db.qualified(table.name()) + ")");
+    }
+    Instant committed = state[1] == null ? Instant.EPOCH : (Instant) state[1];
+    @SuppressWarnings("unchecked")
+    List<PartitionInfo> listed = (List<PartitionInfo>) results.get(1);
+    ReaderPin pin =
+        pinning
+            ? new ReaderPin((Long) results.get(2), table.name(), pinFrom, pinTo, now.plus(ttl))
+            : null;
+    return new ReaderView(committed, listed, pin);
+  }
+
+  private static void validate(Instant from, Instant to, Duration ttl) {
     if (!to.isAfter(from)) {
       throw MeterStoreException.invalid("pin window", "[" + from + ", " + to + ")", "not empty");
     }
     if (ttl.isNegative() || ttl.isZero()) {
       throw MeterStoreException.invalid("pin ttl", ttl, "positive");
     }
-    Instant expiresAt = now.plus(ttl);
-    String sql =
-        "INSERT INTO "
-            + db.qualified("reader_pins")
-            + " (table_name, lower_bound, upper_bound, created_at, expires_at)"
-            + " VALUES (?, ?, ?, ?, ?) RETURNING id";
-    long id =
-        db.transaction(
-            () -> "Cannot pin " + table + " [" + from + ", " + to + ")",
-            c -> {
-              asynchronousCommit(c);
-              try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setString(1, table);
-                s.setTimestamp(2, Timestamp.from(from));
-                s.setTimestamp(3, Timestamp.from(to));
-                s.setTimestamp(4, Timestamp.from(now));
-                s.setTimestamp(5, Timestamp.from(expiresAt));
-                try (ResultSet rs = s.executeQuery()) {
-                  rs.next();
-                  return rs.getLong(1);
-                }
-              }
-            });
-    return new ReaderPin(id, table, from, to, expiresAt);
+  }
+
+  private String insertSql() {
+    return "INSERT INTO "
+        + db.qualified("reader_pins")
+        + " (table_name, lower_bound, upper_bound, created_at, expires_at)"
+        + " VALUES (?, ?, ?, ?, ?) RETURNING id";
+  }
+
+  private static void bindPin(
+      PreparedStatement s,
+      int index,
+      String table,
+      Instant from,
+      Instant to,
+      Instant now,
+      Duration ttl)
+      throws SQLException {
+    s.setString(index, table);
+    s.setTimestamp(index + 1, Timestamp.from(from));
+    s.setTimestamp(index + 2, Timestamp.from(to));
+    s.setTimestamp(index + 3, Timestamp.from(now));
+    s.setTimestamp(index + 4, Timestamp.from(now.plus(ttl)));
+  }
+
+  private static Long pinId(ResultSet rs) throws SQLException {
+    rs.next();
+    return rs.getLong(1);
+  }
+
+  private static Object[] stateRow(ResultSet rs) throws SQLException {
+    rs.next();
+    OffsetDateTime committed = rs.getObject(2, OffsetDateTime.class);
+    return new Object[] {rs.getBoolean(1), committed == null ? null : committed.toInstant()};
   }
 
   @Override
   public void release(long id) {
-    db.transaction(
+    db.autocommit(
         () -> "Cannot release reader pin " + id,
         c -> {
-          asynchronousCommit(c);
-          try (PreparedStatement s =
-              c.prepareStatement("DELETE FROM " + db.qualified("reader_pins") + " WHERE id = ?")) {
+          String delete = "DELETE FROM " + db.qualified("reader_pins") + " WHERE id = ?";
+          try (PreparedStatement s = c.prepareStatement(OneTrip.writing(delete))) {
             s.setLong(1, id);
-            return s.executeUpdate();
+            return OneTrip.execute(c, s, List.of());
           }
         });
-  }
-
-  private static void asynchronousCommit(java.sql.Connection c) throws java.sql.SQLException {
-    try (java.sql.Statement s = c.createStatement()) {
-      s.execute("SET LOCAL synchronous_commit = off");
-    }
   }
 
   @Override

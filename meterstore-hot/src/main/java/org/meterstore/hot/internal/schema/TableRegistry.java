@@ -142,6 +142,20 @@ public final class TableRegistry {
     return instantColumn(COMMITTED, table);
   }
 
+  /**
+   * A scalar subquery for the committed watermark of the table named by one bound parameter (null
+   * when none was recorded or the table is not registered), for statements that read it beside
+   * other state in one round trip.
+   */
+  public static String committedWatermarkSubquery(String schema) {
+    return "(SELECT "
+        + q(COMMITTED)
+        + " FROM "
+        + SqlIdentifiers.qualified(schema, "tables")
+        + BY_NAME
+        + ")";
+  }
+
   /** One timestamp column of {@code table}'s row; empty when null or not registered. */
   private Optional<Instant> instantColumn(String column, String table) throws SQLException {
     try (PreparedStatement s =

@@ -111,8 +111,8 @@ public final class ColdSource implements ScanSource {
 
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    TableState state = runtime.current().state(spec.def(), spec.mode());
     FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), root);
+    TableState state = runtime.current().state(spec.def(), spec.mode(), range);
     if (!state.needsCold(range)) {
       return RowEnumerable.empty();
     }

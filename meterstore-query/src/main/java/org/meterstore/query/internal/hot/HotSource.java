@@ -22,6 +22,7 @@ import org.meterstore.query.internal.exec.ScanSpec;
 import org.meterstore.query.internal.predicate.FromRange;
 import org.meterstore.query.internal.predicate.FromRanges;
 import org.meterstore.query.internal.state.CatalogRuntime;
+import org.meterstore.query.internal.state.QueryContext;
 import org.meterstore.query.internal.state.TableState;
 
 /**
@@ -89,8 +90,9 @@ public final class HotSource implements ScanSource {
 
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    TableState state = runtime.current().state(spec.def(), spec.mode());
     FromRange range = FromRanges.of(spec.preds(), spec.fromColumn(), root);
+    QueryContext context = runtime.current();
+    TableState state = context.state(spec.def(), spec.mode(), range);
     if (!state.needsHot(range)) {
       return RowEnumerable.empty();
     }
@@ -98,12 +100,10 @@ public final class HotSource implements ScanSource {
     if (partitions.isEmpty()) {
       return RowEnumerable.empty();
     }
+    ReaderPin pin = context.pinFor(state, partitions);
     HotSql sql = sql(state, partitions);
     return new RowEnumerable(
-        runtime.metrics(),
-        state.def().name(),
-        "hot",
-        () -> open(root, state.pin(), sql, partitions));
+        runtime.metrics(), state.def().name(), "hot", () -> open(root, pin, sql, partitions));
   }
 
   private RowEnumerable.Cursor open(

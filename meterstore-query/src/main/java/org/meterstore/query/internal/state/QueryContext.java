@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.query.internal.predicate.FromRange;
 import org.meterstore.query.mode.ReadMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,7 @@ public final class QueryContext implements AutoCloseable {
   private boolean cacheable = true;
   private Runnable forgetPlan = () -> {};
   private final Set<String> planned = new LinkedHashSet<>();
+  private final List<ReaderPin> extraPins = new ArrayList<>();
 
   /**
    * A context reading in {@code defaultMode} unless a table function says otherwise, for a
@@ -109,18 +112,66 @@ public final class QueryContext implements AutoCloseable {
     return defaultMode;
   }
 
-  /** The state of {@code def} in {@code mode}, resolved on first use. */
-  public synchronized TableState state(TableDefinition def, ReadMode mode) {
+  /** The state of {@code def} in {@code mode}, resolved on first use without a range to pin. */
+  public TableState state(TableDefinition def, ReadMode mode) {
+    return state(def, mode, FromRange.EMPTY);
+  }
+
+  /**
+   * The state of {@code def} in {@code mode}, resolved on first use; the first resolution pins the
+   * hot window {@code range} reads above W in the same round trip that lists the partitions (unless
+   * this context plans an {@code EXPLAIN}).
+   */
+  public synchronized TableState state(TableDefinition def, ReadMode mode, FromRange range) {
     if (closed) {
       throw new IllegalStateException("statement closed");
     }
     String key = def.name() + "\u0000" + mode;
     TableState state = states.get(key);
     if (state == null) {
-      state = TableStates.resolve(runtime, def, mode, !explaining);
+      state = TableStates.resolve(runtime, def, mode, !explaining, range);
       states.put(key, state);
     }
     return state;
+  }
+
+  /**
+   * The reader pin that keeps {@code partitions} of {@code state} (the ones a hot scan of this
+   * execution reads) from being dropped: the state's own pin when it overlaps every one of them,
+   * else one more pin taken now and released with the others. Null while planning an {@code
+   * EXPLAIN} or for no partitions.
+   */
+  public ReaderPin pinFor(TableState state, List<PartitionInfo> partitions) {
+    if (partitions.isEmpty()) {
+      return null;
+    }
+    synchronized (this) {
+      if (explaining) {
+        return null;
+      }
+      List<ReaderPin> held = new ArrayList<>(extraPins);
+      if (state.pin() != null) {
+        held.add(0, state.pin());
+      }
+      for (ReaderPin pin : held) {
+        if (pin.table().equals(state.def().name()) && coversAll(pin, partitions)) {
+          return pin;
+        }
+      }
+    }
+    ReaderPin pin = TableStates.pin(runtime, state.def(), partitions, state.boundary());
+    synchronized (this) {
+      extraPins.add(pin);
+      if (!closed) {
+        return pin;
+      }
+    }
+    TableStates.release(runtime, pin);
+    throw new IllegalStateException("statement closed");
+  }
+
+  private static boolean coversAll(ReaderPin pin, List<PartitionInfo> partitions) {
+    return partitions.stream().allMatch(p -> pin.overlaps(p.lowerBound(), p.upperBound()));
   }
 
   /** Records that the plan being made reads {@code table}. */
@@ -143,6 +194,7 @@ public final class QueryContext implements AutoCloseable {
       }
       closed = true;
       states.values().stream().map(TableState::pin).filter(p -> p != null).forEach(pins::add);
+      pins.addAll(extraPins);
     }
     for (ReaderPin pin : pins) {
       try {

@@ -10,50 +10,97 @@ import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.hot.pin.ReaderView;
+import org.meterstore.query.internal.predicate.FromRange;
 import org.meterstore.query.mode.ReadMode;
 
 /**
- * Resolves a {@link TableState}: cold first (snapshot, then W from that snapshot), hot second
- * (partitions enumerated after W was read, so an archival run in between leaves its partition
- * detached but present), then the pin. In the current modes an unreachable cold tier is recorded
- * rather than thrown: a query whose {@code from} range lies in the hot tier still runs, every other
- * one fails when it is routed.
+ * Resolves a {@link TableState}: cold first (snapshot, then W from that snapshot), hot second in
+ * one round trip (the committed watermark, the partitions enumerated after W was read, so an
+ * archival run in between leaves its partition detached but present, and the pin over the window
+ * the first scan reads above W). In the current modes an unreachable cold tier is recorded rather
+ * than thrown: a query whose {@code from} range lies in the hot tier still runs, every other one
+ * fails when it is routed.
  */
 final class TableStates {
+  /** The widest window a pin records: PostgreSQL's timestamps hold no {@link Instant#MIN}/MAX. */
+  private static final FromRange PINNABLE =
+      new FromRange(Instant.parse("0001-01-01T00:00:00Z"), Instant.parse("9999-12-31T00:00:00Z"));
+
   private TableStates() {}
 
-  static TableState resolve(CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean pin) {
+  /**
+   * The state of {@code def} in {@code mode}; when {@code pin}, the hot partitions {@code range}
+   * reads above W are pinned in the same round trip that lists them.
+   */
+  static TableState resolve(
+      CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean pin, FromRange range) {
     boolean readsCold = mode.kind() != ReadMode.Kind.OPERATIONAL;
     boolean readsHot = !mode.kind().coldOnly();
     Cold cold = readsCold ? cold(rt, def, mode, readsHot) : Cold.NONE;
-    List<PartitionInfo> partitions = List.of();
-    Instant boundary = readsHot ? Instant.MIN : Instant.MAX;
-    if (readsHot) {
-      List<PartitionInfo> all = rt.hot().partitions().list(def);
-      if (cold.watermark() != null) {
-        boundary = cold.watermark();
-        partitions = all.stream().filter(p -> p.upperBound().isAfter(cold.watermark())).toList();
+    if (!readsHot) {
+      return new TableState(
+          def, mode, true, false, cold.snapshot(), Instant.MAX, cold.failure(), List.of(), null);
+    }
+    // the boundary is known before the listing unless W is unreadable (then the listing proves it)
+    boolean boundaryKnown = !readsCold || cold.watermark() != null;
+    Instant known = readsCold ? cold.watermark() : Instant.MIN;
+    FromRange window = pin && boundaryKnown ? pinWindow(range, known) : null;
+    ReaderView view = view(rt, def, window);
+    try {
+      if (cold.snapshot() != null && readsCurrentSnapshot(mode)) {
+        cold.snapshot().watermarkNotBelow(view.committedWatermark());
+      }
+      List<PartitionInfo> all = view.partitions();
+      List<PartitionInfo> partitions;
+      Instant boundary = Instant.MIN;
+      if (boundaryKnown) {
+        boundary = known;
+        Instant w = known;
+        partitions = all.stream().filter(p -> p.upperBound().isAfter(w)).toList();
       } else {
         // W unreadable: the lowest attached partition's lower bound A is a proved boundary.
         // Archival detaches a window's partition before committing it, window by window in order,
         // so W <= A and everything from A up is attached and in no cold file. The hot floor is no
         // substitute: it may lag W, with the rows between already dropped or corrected in the lake.
         partitions = all.stream().filter(p -> p.state() != PartitionState.DETACHED).toList();
-        if (readsCold) {
-          boundary = partitions.isEmpty() ? Instant.MAX : partitions.get(0).lowerBound();
-        }
+        boundary = partitions.isEmpty() ? Instant.MAX : partitions.get(0).lowerBound();
       }
+      ReaderPin taken = view.pin();
+      if (pin && !boundaryKnown) {
+        taken = pin(rt, def, partitions, boundary);
+      }
+      return new TableState(
+          def, mode, readsCold, true, cold.snapshot(), boundary, cold.failure(), partitions, taken);
+    } catch (RuntimeException e) {
+      release(rt, view.pin());
+      throw e;
     }
-    return new TableState(
-        def,
-        mode,
-        readsCold,
-        readsHot,
-        cold.snapshot(),
-        boundary,
-        cold.failure(),
-        partitions,
-        pin ? pin(rt, def, partitions, boundary) : null);
+  }
+
+  /** The window of {@code range} at or above {@code boundary} that a pin records; null if empty. */
+  private static FromRange pinWindow(FromRange range, Instant boundary) {
+    FromRange above = range.intersect(new FromRange(boundary, Instant.MAX)).intersect(PINNABLE);
+    return above.isEmpty() ? null : above;
+  }
+
+  private static ReaderView view(CatalogRuntime rt, TableDefinition def, FromRange window) {
+    Instant now = rt.clock().instant();
+    return window == null
+        ? rt.hot().pins().view(def, null, null, now, rt.pinTtl())
+        : rt.hot().pins().view(def, window.lower(), window.upper(), now, rt.pinTtl());
+  }
+
+  /** Releases {@code pin} (when not null), as far as the database answers. */
+  static void release(CatalogRuntime rt, ReaderPin pin) {
+    if (pin == null) {
+      return;
+    }
+    try {
+      rt.hot().pins().release(pin.id());
+    } catch (RuntimeException e) {
+      // the pin expires on its own
+    }
   }
 
   /** The cold side of a state: the pinned snapshot with its W, or why it could not be read. */
@@ -80,8 +127,8 @@ final class TableStates {
       }
       return new Cold(null, e);
     }
-    if (readsCurrentSnapshot(mode)) {
-      requireNotBehindFloor(rt, def, view, hot);
+    if (!hot && readsCurrentSnapshot(mode)) {
+      requireNotBehindFloor(rt, def, view);
     }
     return new Cold(view, null);
   }
@@ -89,16 +136,17 @@ final class TableStates {
   /**
    * Refuses a current snapshot whose W lies below the committed watermark the hot tier recorded (a
    * table rolled back behind MeterStore's last commit): its answer would miss the readings in
-   * between. A mode that reads only the cold tier still answers while PostgreSQL is unreachable: it
-   * then reports what the lake holds below its W, unchecked.
+   * between. Modes that read the hot tier check it against the committed watermark read with the
+   * partitions; a mode that reads only the cold tier reads it here, and still answers while
+   * PostgreSQL is unreachable: it then reports what the lake holds below its W, unchecked.
    */
   private static void requireNotBehindFloor(
-      CatalogRuntime rt, TableDefinition def, SnapshotView view, boolean hot) {
+      CatalogRuntime rt, TableDefinition def, SnapshotView view) {
     Instant committed;
     try {
       committed = rt.hot().partitions().committedWatermark(def);
     } catch (MeterStoreException e) {
-      if (hot || !e.isRetryable()) {
+      if (!e.isRetryable()) {
         throw e;
       }
       return;
@@ -135,7 +183,8 @@ final class TableStates {
     };
   }
 
-  private static ReaderPin pin(
+  /** Pins the partitions an execution reads above {@code boundary}, once they are known. */
+  static ReaderPin pin(
       CatalogRuntime rt, TableDefinition def, List<PartitionInfo> partitions, Instant boundary) {
     if (partitions.isEmpty()) {
       return null;
