@@ -74,8 +74,11 @@ public final class ColdExecutor implements AutoCloseable {
   public ColdRows rows(ColdRequest request) {
     UnitContext context = context(request, new BitSet());
     List<ScanUnit> units = plan(request);
-    return new RowStream(
-        pool, context, units, threads, new UnitMetrics(metrics, request.table().name()));
+    UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
+    if (ReadSize.small(request, units)) {
+      return new RowStream(Runnable::run, context, units, 1, unitMetrics);
+    }
+    return new RowStream(pool, context, units, threads, unitMetrics);
   }
 
   /**
@@ -101,6 +104,17 @@ public final class ColdExecutor implements AutoCloseable {
     List<ScanUnit> units = plan(request);
     UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
     AtomicBoolean cancelled = new AtomicBoolean();
+    if (ReadSize.small(request, units)) {
+      PartialAggregate total = new PartialAggregate(aggregation, context.columns());
+      try {
+        for (ScanUnit unit : units) {
+          total.merge(aggregateUnit(unit, context, aggregation, cancelled, unitMetrics));
+        }
+      } catch (RuntimeException e) {
+        throw storage(request, e);
+      }
+      return total.result();
+    }
     List<Future<PartialAggregate>> futures = new ArrayList<>();
     try {
       for (ScanUnit unit : units) {

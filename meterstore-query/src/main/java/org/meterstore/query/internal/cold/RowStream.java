@@ -8,8 +8,9 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
 
 /**
- * {@link ColdRows} fed by workers on the pool. Each unit runs a step (about a batch) at a time; a
- * worker that finds the hand-over queue full parks its unit and frees its thread, so a slow
+ * {@link ColdRows} fed by workers on the pool, or by the consuming thread itself when the executor
+ * runs work in place (a small read, {@link ReadSize}). Each unit runs a step (about a batch) at a
+ * time; a worker that finds the hand-over queue full parks its unit and frees its thread, so a slow
  * consumer never holds pool threads (another scan of the same statement can always progress). At
  * most {@code parallelism} units run at once and at most {@code capacity} chunks wait.
  */
@@ -152,6 +153,9 @@ final class RowStream implements ColdRows {
           return false;
         }
         pump();
+        if (!chunks.isEmpty() || failure != null || (ready.isEmpty() && running == 0)) {
+          continue; // the pump ran units on this thread (a small read), or one just ended
+        }
         try {
           wait();
         } catch (InterruptedException e) {
