@@ -70,4 +70,41 @@ class ReaderPinsIT {
     assertThatThrownBy(() -> store.pins().pin("nosuch", D1, D2, NOW, Duration.ofMinutes(1)))
         .isInstanceOf(MeterStoreException.class);
   }
+
+  @Test
+  void aViewListsThePartitionsAndTheCommittedWatermarkAndPinsInTheSameRoundTrip() {
+    TableDefinition def = TableDefinition.interval("lastgang");
+    ReaderView view = store.pins().view(def, D2, D3, NOW, Duration.ofMinutes(10));
+    assertThat(view.partitions()).isEqualTo(store.partitions().list(def));
+    assertThat(view.committedWatermark()).isEqualTo(store.partitions().committedWatermark(def));
+    assertThat(view.pin()).isNotNull();
+    assertThat(otherProcess.pins().active("lastgang", NOW)).contains(view.pin());
+    store.pins().release(view.pin().id());
+    assertThat(otherProcess.pins().active("lastgang", NOW)).doesNotContain(view.pin());
+
+    ReaderView unpinned = store.pins().view(def, null, null, NOW, Duration.ofMinutes(10));
+    assertThat(unpinned.pin()).isNull();
+    assertThat(unpinned.partitions()).isEqualTo(view.partitions());
+  }
+
+  @Test
+  void aViewOfAMissingTableFailsTypedAndLeavesNoPinAndNoBrokenConnection() {
+    TableDefinition missing = TableDefinition.interval("nosuch");
+    assertThatThrownBy(() -> store.pins().view(missing, null, null, NOW, Duration.ofMinutes(1)))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG));
+    assertThatThrownBy(() -> store.pins().view(missing, D1, D2, NOW, Duration.ofMinutes(1)))
+        .isInstanceOf(MeterStoreException.class);
+    assertThat(store.pins().active("nosuch", NOW)).isEmpty();
+    // every pooled connection still answers: none was handed back inside an aborted transaction
+    for (int i = 0; i < 20; i++) {
+      assertThat(
+              store
+                  .pins()
+                  .view(
+                      TableDefinition.interval("lastgang"), null, null, NOW, Duration.ofMinutes(1))
+                  .pin())
+          .isNull();
+    }
+  }
 }
