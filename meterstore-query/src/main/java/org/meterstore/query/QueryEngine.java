@@ -29,6 +29,7 @@ import org.meterstore.query.internal.plan.MeterPrepare;
 import org.meterstore.query.internal.plan.MeterSchema;
 import org.meterstore.query.internal.plan.MeterTypeSystem;
 import org.meterstore.query.internal.plan.PlanCache;
+import org.meterstore.query.internal.cold.ColdExecutor;
 import org.meterstore.query.internal.state.CatalogRuntime;
 import org.meterstore.query.internal.state.QueryContext;
 import org.meterstore.query.internal.state.QueryMetrics;
@@ -193,6 +194,7 @@ public final class QueryEngine implements AutoCloseable {
     private String schemaName = "meterstore";
     private int planCacheSize = DEFAULT_PLAN_CACHE_SIZE;
     private int coldReadThreads = Runtime.getRuntime().availableProcessors();
+    private long inlineColdReadBytes = ColdExecutor.DEFAULT_INLINE_READ_BYTES;
 
     private Builder() {}
 
@@ -260,6 +262,17 @@ public final class QueryEngine implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Which cold reads run on the querying thread instead of the engine's pool: a read of one
+     * location ({@code malo_id} equal to or in a list of literals), of a single file unit, or of at
+     * most {@code bytes} of files (default 8 MiB). Such reads would wait longer in the pool's queue
+     * behind other statements' scans than they take. 0 sends every cold read to the pool.
+     */
+    public Builder inlineColdReadBytes(long bytes) {
+      this.inlineColdReadBytes = bytes;
+      return this;
+    }
+
     /** The schema name of the tables (default {@code meterstore}); not {@code system}. */
     public Builder schemaName(String name) {
       this.schemaName = name;
@@ -293,6 +306,10 @@ public final class QueryEngine implements AutoCloseable {
       if (coldReadThreads < 1) {
         throw MeterStoreException.invalid("cold read threads", coldReadThreads, "1 or more");
       }
+      if (inlineColdReadBytes < 0) {
+        throw MeterStoreException.invalid(
+            "inline cold read bytes", inlineColdReadBytes, "0 (off) or more");
+      }
       CatalogRuntime runtime =
           new CatalogRuntime(
               tables,
@@ -302,7 +319,7 @@ public final class QueryEngine implements AutoCloseable {
               clock,
               pinTtl,
               new QueryMetrics(openTelemetry),
-              coldReadThreads);
+              new ColdExecutor.Settings(coldReadThreads, inlineColdReadBytes));
       return new QueryEngine(runtime, schemaName, planCacheSize);
     }
 

@@ -56,7 +56,12 @@ class PlanCacheIT {
     List<Thread> coldThreads;
     try (QueryFixture d =
         new QueryFixture(
-            db, warehouse, Instant.parse("2026-02-01T00:00:00Z"), List.of(def), otel)) {
+            db,
+            warehouse,
+            Instant.parse("2026-02-01T00:00:00Z"),
+            List.of(def),
+            otel,
+            engine -> engine.inlineColdReadBytes(0))) { // the pool reads, so closing must stop it
       d.hot.write(def, hourly(2, DAY1, DAY4, "20260105000000"), d.clock.instant());
       d.archive(def, DAY1, DAY2, false);
       String expected = Fixtures.scalar(d.catalog.connection(), SQL);

@@ -30,17 +30,30 @@ final class QueryFixture extends TwoTiers {
       Instant now,
       List<TableDefinition> tables,
       OpenTelemetry otel) {
+    this(db, warehouse, now, tables, otel, b -> b);
+  }
+
+  /** As above, the engine's builder adjusted by {@code engine} before it builds. */
+  QueryFixture(
+      TestDatabase db,
+      Path warehouse,
+      Instant now,
+      List<TableDefinition> tables,
+      OpenTelemetry otel,
+      java.util.function.UnaryOperator<QueryEngine.Builder> engine) {
     super(db, warehouse, HotSettings.DEFAULT_DDL_LOCK_TIMEOUT, OpenTelemetry.noop());
     this.clock = new MutableClock(now);
     this.tables = List.copyOf(tables);
     create(tables, now);
     this.catalog =
-        QueryEngine.builder()
-            .tables(tables)
-            .hot(hot, db.dataSource())
-            .cold(cold)
-            .clock(clock)
-            .openTelemetry(otel)
+        engine
+            .apply(
+                QueryEngine.builder()
+                    .tables(tables)
+                    .hot(hot, db.dataSource())
+                    .cold(cold)
+                    .clock(clock)
+                    .openTelemetry(otel))
             .build();
   }
 

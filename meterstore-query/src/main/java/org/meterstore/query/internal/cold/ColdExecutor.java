@@ -34,7 +34,20 @@ public final class ColdExecutor implements AutoCloseable {
   /** How long an idle worker waits for more work before it ends. */
   private static final java.time.Duration IDLE = java.time.Duration.ofSeconds(30);
 
+  /** Reads of at most this many bytes of files run on the querying thread unless told otherwise. */
+  public static final long DEFAULT_INLINE_READ_BYTES = 8L * 1024 * 1024;
+
+  /**
+   * How an engine reads its cold tier.
+   *
+   * @param threads the most files read at once on the pool, at least 1
+   * @param inlineBytes reads of at most this many bytes (or of one location, or one unit) run on the
+   *     querying thread; 0 sends every read to the pool
+   */
+  public record Settings(int threads, long inlineBytes) {}
+
   private final int threads;
+  private final long inlineBytes;
   private final ColdMetrics metrics;
   private final ThreadPoolExecutor pool;
   private final java.util.Set<Thread> workers = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -45,6 +58,17 @@ public final class ColdExecutor implements AutoCloseable {
    * @param metrics where the rows read are recorded
    */
   public ColdExecutor(int threads, ColdMetrics metrics) {
+    this(threads, DEFAULT_INLINE_READ_BYTES, metrics);
+  }
+
+  /**
+   * @param threads the most files read at once on the pool, at least 1
+   * @param inlineBytes reads of at most this many bytes of files, of one location or of one unit
+   *     run on the querying thread ({@link ReadSize}); 0 sends every read to the pool
+   * @param metrics where the rows read are recorded
+   */
+  public ColdExecutor(int threads, long inlineBytes, ColdMetrics metrics) {
+    this.inlineBytes = inlineBytes;
     if (threads < 1) {
       throw new IllegalArgumentException("Invalid threads: " + threads + " (at least 1)");
     }
@@ -75,7 +99,7 @@ public final class ColdExecutor implements AutoCloseable {
     UnitContext context = context(request, new BitSet());
     List<ScanUnit> units = plan(request);
     UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
-    if (ReadSize.small(request, units)) {
+    if (ReadSize.small(request, units, inlineBytes)) {
       return new RowStream(Runnable::run, context, units, 1, unitMetrics);
     }
     return new RowStream(pool, context, units, threads, unitMetrics);
@@ -104,7 +128,7 @@ public final class ColdExecutor implements AutoCloseable {
     List<ScanUnit> units = plan(request);
     UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
     AtomicBoolean cancelled = new AtomicBoolean();
-    if (ReadSize.small(request, units)) {
+    if (ReadSize.small(request, units, inlineBytes)) {
       PartialAggregate total = new PartialAggregate(aggregation, context.columns());
       try {
         for (ScanUnit unit : units) {

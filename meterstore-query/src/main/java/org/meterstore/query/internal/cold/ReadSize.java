@@ -13,15 +13,18 @@ import org.apache.iceberg.expressions.UnboundPredicate;
  * caller's thread, concurrent small reads share the processors as their threads do.
  */
 final class ReadSize {
-  /** Reads of at most this many bytes of files run on the caller's thread whatever they filter. */
-  static final long SMALL_BYTES = 8L * 1024 * 1024;
-
   private static final String LOCATION = "malo_id";
 
   private ReadSize() {}
 
-  /** Whether {@code request}, planned as {@code units}, runs on the caller's thread. */
-  static boolean small(ColdRequest request, List<ScanUnit> units) {
+  /**
+   * Whether {@code request}, planned as {@code units}, runs on the caller's thread, reads of at most
+   * {@code inlineBytes} of files counting as small; with 0, none does.
+   */
+  static boolean small(ColdRequest request, List<ScanUnit> units, long inlineBytes) {
+    if (inlineBytes == 0) {
+      return false;
+    }
     if (units.size() <= 1) {
       return true;
     }
@@ -29,7 +32,7 @@ final class ReadSize {
     for (ScanUnit u : units) {
       bytes += u.weight();
     }
-    return bytes <= SMALL_BYTES || pinsLocation(request.filter());
+    return bytes <= inlineBytes || pinsLocation(request.filter());
   }
 
   /** Whether every row {@code filter} accepts has a {@code malo_id} from a literal list. */

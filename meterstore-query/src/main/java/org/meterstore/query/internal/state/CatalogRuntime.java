@@ -43,7 +43,7 @@ public final class CatalogRuntime {
       InstantSource clock,
       Duration pinTtl,
       QueryMetrics metrics,
-      int coldReadThreads) {
+      ColdExecutor.Settings coldReads) {
     Map<String, TableDefinition> byName = new LinkedHashMap<>();
     tables.forEach(t -> byName.put(t.name(), t));
     this.tables = Map.copyOf(byName);
@@ -53,7 +53,8 @@ public final class CatalogRuntime {
     this.clock = clock;
     this.pinTtl = pinTtl;
     this.metrics = metrics;
-    this.coldExecutor = new ColdExecutor(coldReadThreads, metrics::coldRowsRead);
+    this.coldExecutor =
+        new ColdExecutor(coldReads.threads(), coldReads.inlineBytes(), metrics::coldRowsRead);
   }
 
   /**

@@ -80,7 +80,7 @@ class ColdExecutorIT {
     SnapshotView view = ColdData.view(table);
     List<Object[]> expected =
         ColdData.resolved(ColdData.records(view, def), def, r -> true, r -> true);
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       List<Object[]> rows =
           ColdData.drain(exec.rows(request(view, List.of(), List.of(), true, ColdData.all(def))));
       assertThat(ColdData.canonical(rows)).isEqualTo(ColdData.canonical(expected));
@@ -93,7 +93,7 @@ class ColdExecutorIT {
   void everyVersionWithoutResolution() {
     SnapshotView view = ColdData.view(table);
     List<Object[]> all = ColdData.records(view, def);
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       List<Object[]> rows =
           ColdData.drain(exec.rows(request(view, List.of(), List.of(), false, ColdData.all(def))));
       assertThat(ColdData.canonical(rows)).isEqualTo(ColdData.canonical(all));
@@ -119,7 +119,7 @@ class ColdExecutorIT {
             r -> !malo.equals(r[col("malo_id")]),
             r -> ((BigDecimal) r[col("value")]).compareTo(limit) > 0 || r[col("melo_id")] == null);
     int[] cols = {col("malo_id"), col("from"), col("value"), col("version")};
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       List<Object[]> rows = ColdData.drain(exec.rows(request(view, before, after, true, cols)));
       assertThat(ColdData.canonical(rows, cols)).isEqualTo(ColdData.canonical(expected, cols));
     }
@@ -185,7 +185,7 @@ class ColdExecutorIT {
     for (Object[] a : expected.values()) {
       expectedRows.add(new Object[] {a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]});
     }
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       List<Object[]> rows =
           exec.aggregate(request(view, List.of(), List.of(), true, new int[0]), agg);
       assertThat(ColdData.canonical(rows)).isEqualTo(ColdData.canonical(expectedRows));
@@ -222,7 +222,7 @@ class ColdExecutorIT {
             .map(r -> (BigDecimal) r[col("value")])
             .reduce(BigDecimal.ZERO, BigDecimal::add);
     List<ColdPred> nothing = List.of(new ColdPred.IsNull(col("malo_id"), false));
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       Map<Long, Long> got = new TreeMap<>();
       for (Object[] r :
           exec.aggregate(request(view, List.of(), List.of(), true, new int[0]), byHour)) {
@@ -245,7 +245,7 @@ class ColdExecutorIT {
   @Test
   void parallelWorkLeavesNoThreadAfterClose() {
     SnapshotView view = ColdData.view(table);
-    ColdExecutor exec = new ColdExecutor(2, METRICS);
+    ColdExecutor exec = new ColdExecutor(2, 0, METRICS);
     assertThat(coldThreads()).isZero(); // lazily: no thread before the first scan
     ColdRows rows = exec.rows(request(view, List.of(), List.of(), false, ColdData.all(def)));
     assertThat(rows.hasNext()).isTrue();
@@ -271,7 +271,7 @@ class ColdExecutorIT {
     ColdRequest r =
         new ColdRequest(
             broken, view, Expressions.alwaysTrue(), List.of(), List.of(), true, new int[] {0});
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       assertThatThrownBy(
               () ->
                   exec.aggregate(
@@ -318,7 +318,7 @@ class ColdExecutorIT {
     assertThat(rows).isGreaterThanOrEqualTo(matching).isLessThan(all);
     // and the executor's answer is unchanged by the skipping
     List<ColdPred> before = List.of(new ColdPred.Cmp(0, ColdPred.Op.EQ, malo));
-    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+    try (ColdExecutor exec = new ColdExecutor(2, 0, METRICS)) {
       ColdRequest r =
           new ColdRequest(
               small,

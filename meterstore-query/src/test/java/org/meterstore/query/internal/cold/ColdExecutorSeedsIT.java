@@ -87,7 +87,7 @@ class ColdExecutorSeedsIT {
         new ColdRequest(
             def, view, Expressions.alwaysTrue(), List.of(), List.of(), true, ColdData.all(def));
     for (int threads : new int[] {1, 3}) {
-      try (ColdExecutor exec = new ColdExecutor(threads, ColdMetrics.NONE)) {
+      try (ColdExecutor exec = new ColdExecutor(threads, 0, ColdMetrics.NONE)) {
         assertThat(ColdData.canonical(ColdData.drain(exec.rows(request))))
             .isEqualTo(ColdData.canonical(winners));
         Map<String, BigDecimal> got = new TreeMap<>();
