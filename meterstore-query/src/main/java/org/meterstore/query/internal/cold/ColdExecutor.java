@@ -41,8 +41,8 @@ public final class ColdExecutor implements AutoCloseable {
    * How an engine reads its cold tier.
    *
    * @param threads the most files read at once on the pool, at least 1
-   * @param inlineBytes reads of at most this many bytes (or of one location, or one unit) run on the
-   *     querying thread; 0 sends every read to the pool
+   * @param inlineBytes reads of at most this many bytes (or of one location, or one unit) run on
+   *     the querying thread; 0 sends every read to the pool
    */
   public record Settings(int threads, long inlineBytes) {}
 

@@ -18,8 +18,8 @@ final class ReadSize {
   private ReadSize() {}
 
   /**
-   * Whether {@code request}, planned as {@code units}, runs on the caller's thread, reads of at most
-   * {@code inlineBytes} of files counting as small; with 0, none does.
+   * Whether {@code request}, planned as {@code units}, runs on the caller's thread, reads of at
+   * most {@code inlineBytes} of files counting as small; with 0, none does.
    */
   static boolean small(ColdRequest request, List<ScanUnit> units, long inlineBytes) {
     if (inlineBytes == 0) {
