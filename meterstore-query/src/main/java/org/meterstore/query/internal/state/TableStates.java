@@ -54,7 +54,10 @@ final class TableStates {
       List<PartitionInfo> all = view.partitions();
       List<PartitionInfo> partitions;
       Instant boundary = Instant.MIN;
-      if (boundaryKnown) {
+      if (!readsCold) {
+        // operational: what PostgreSQL holds attached; a detached partition is archival's
+        partitions = all.stream().filter(p -> p.state() != PartitionState.DETACHED).toList();
+      } else if (boundaryKnown) {
         boundary = known;
         Instant w = known;
         partitions = all.stream().filter(p -> p.upperBound().isAfter(w)).toList();
