@@ -16,16 +16,18 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * The one command: {@code Bench quick|full [ingest|fleet|archival|query|latency|import …]} runs the
- * profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and warehouse under
- * {@code target/bench}, prints each result and writes {@code target/bench/results.json} and {@code
- * results.md}. A missed target is printed and recorded as {@code met: false}. System properties
- * change sizes and the archival benchmark's options ({@link Profile#withOverrides}, {@link
- * ArchivalOptions}); they are read once, here.
+ * The one command: {@code Bench quick|full [ingest|fleet|archival|query|latency|import|point …]}
+ * runs the profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and
+ * warehouse under {@code target/bench}, prints each result and writes {@code
+ * target/bench/results.json} and {@code results.md}. A missed target is printed and recorded as
+ * {@code met: false}; a wrong answer (MeterStore's rows differ from the baseline's) fails its line
+ * and makes the run exit with status 1 after the results are written. System properties change
+ * sizes and the archival and point benchmarks' options ({@link Profile#withOverrides}, {@link
+ * ArchivalOptions}, {@link PointOptions}); they are read once, here.
  */
 public final class Bench {
   private static final List<String> ALL =
-      List.of("ingest", "fleet", "archival", "query", "storage", "latency", "import");
+      List.of("ingest", "fleet", "archival", "query", "storage", "latency", "import", "point");
 
   private Bench() {}
 
@@ -34,6 +36,7 @@ public final class Bench {
     Properties properties = System.getProperties();
     Profile profile = Profile.named(args.length > 0 ? args[0] : "quick").withOverrides(properties);
     ArchivalOptions archival = ArchivalOptions.from(properties);
+    PointOptions point = PointOptions.of(profile, properties);
     Set<String> only = Set.copyOf(args.length > 1 ? List.of(args).subList(1, args.length) : ALL);
     Path out = Path.of(System.getProperty("bench.dir", "target/bench"));
     Path warehouse = out.resolve("warehouse");
@@ -57,6 +60,7 @@ public final class Bench {
               case "query" -> QueryBench.run(d, profile);
               case "import" -> ImportBench.run(d, profile);
               case "storage" -> StorageBench.run(d, profile);
+              case "point" -> PointBench.run(d, profile, point);
               default -> LatencyBench.run(d, profile);
             };
         these.forEach(Bench::print);
@@ -73,6 +77,11 @@ public final class Bench {
     System.out.println(ResultsWriter.markdown(results));
     System.out.println(
         "written: " + out.resolve("results.json") + ", " + out.resolve("results.md"));
+    List<String> wrong = results.stream().filter(Result::wrongAnswer).map(Result::name).toList();
+    if (!wrong.isEmpty()) {
+      System.err.println("WRONG ANSWERS (MeterStore and its baseline differ): " + wrong);
+      System.exit(1);
+    }
   }
 
   private static void print(Result r) {
@@ -86,7 +95,7 @@ public final class Bench {
         ResultsWriter.number(r.baseline()),
         ResultsWriter.number(r.ratio()),
         r.target() == null ? "none" : r.target(),
-        r.met() == null ? "-" : r.met() ? "met" : "NOT MET",
+        r.wrongAnswer() ? "WRONG ANSWER" : r.met() == null ? "-" : r.met() ? "met" : "NOT MET",
         r.note());
   }
 

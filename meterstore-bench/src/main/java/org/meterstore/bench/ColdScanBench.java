@@ -114,7 +114,8 @@ final class ColdScanBench {
                 " MeterStore %s; DuckDB %s%s",
                 ms,
                 duck,
-                ms.agrees(duck) ? " (answers agree)" : " (ANSWERS DIFFER)"));
+                ms.agrees(duck) ? " (answers agree)" : " (ANSWERS DIFFER)"),
+        !ms.agrees(duck));
   }
 
   /**

@@ -147,6 +147,33 @@ public record Dataset(
   }
 
   /**
+   * Late corrections of meter {@code meter}'s balancing day {@code day}, beyond {@link #meterDay}'s
+   * own: about {@code rate} of its original readings restated with a new value and quality {@code
+   * CORRECTED}, each at the version of one of {@code deliveries} (drawn per reading). Later than
+   * every version the data set itself makes when the deliveries are more than 21 days after the
+   * day. Drawn from a stream of its own seeded by (seed, meter, day), so the data set's values are
+   * unchanged; the same arguments give the same readings.
+   */
+  public List<Reading> lateCorrections(
+      int meter, LocalDate day, double rate, List<Instant> deliveries) {
+    Random random = new Random(mix(~seed, meter, day.toEpochDay()));
+    Commodity commodity = commodity(meter);
+    List<Reading> late = new ArrayList<>();
+    for (Reading r : meterDay(meter, day).originals()) {
+      if (random.nextDouble() < rate) {
+        Instant delivered = deliveries.get(random.nextInt(deliveries.size()));
+        late.add(
+            r.toBuilder()
+                .version(VERSION.format(delivered))
+                .value(value(random, commodity))
+                .quality(Quality.CORRECTED)
+                .build());
+      }
+    }
+    return late;
+  }
+
+  /**
    * Every stored reading (originals and corrections, each once) whose {@code from} lies in {@code
    * [fromInclusive, toExclusive)}, as {@link StoredRow} arrays of {@code table} accepted at {@code
    * now}; generated lazily, day by day, meter by meter. Each call starts afresh (re-iterable).

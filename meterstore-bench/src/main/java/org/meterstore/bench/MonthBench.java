@@ -78,7 +78,8 @@ final class MonthBench {
             baseline,
             Timing.percentile(pgTimes, 50) * 1e3,
             Target.ratioAtMost(1.5),
-            note),
+            note,
+            !ms.agrees(pg)),
         new Result(
             "9 month across W p95",
             dataset,
@@ -91,6 +92,7 @@ final class MonthBench {
                 + "; no target: issue #15 bounds the typical case (p50), and on a shared machine"
                 + " the tail of "
                 + p.monthRuns()
-                + " runs is mostly other load"));
+                + " runs is mostly other load",
+            !ms.agrees(pg)));
   }
 }

@@ -21,7 +21,8 @@ public final class ResultsWriter {
 
   /**
    * A JSON array with one object per result: name, dataset, metric, meterstore, baseline_name,
-   * baseline, ratio, target, met (and note). Non-finite numbers and a missing target are null.
+   * baseline, ratio, target, met, note and wrong_answer (true when MeterStore's answers differed
+   * from the baseline's). Non-finite numbers and a missing target are null.
    */
   public static String json(List<Result> results) {
     StringBuilder out = new StringBuilder("[\n");
@@ -48,6 +49,8 @@ public final class ResultsWriter {
           .append(r.met() == null ? "null" : r.met().toString())
           .append(", \"note\": ")
           .append(string(r.note()))
+          .append(", \"wrong_answer\": ")
+          .append(r.wrongAnswer())
           .append(i + 1 < results.size() ? "},\n" : "}\n");
     }
     return out.append("]\n").toString();
@@ -77,10 +80,18 @@ public final class ResultsWriter {
           .append(" | ")
           .append(r.target() == null ? "—" : cell(r.target().toString()))
           .append(" | ")
-          .append(r.met() == null ? "—" : r.met() ? "yes" : "**no**")
+          .append(met(r))
           .append(" |\n");
     }
     return out.toString();
+  }
+
+  /** The table's "met" cell: yes, no, or a wrong answer. */
+  private static String met(Result r) {
+    if (r.wrongAnswer()) {
+      return "**no: WRONG ANSWER**";
+    }
+    return r.met() == null ? "—" : r.met() ? "yes" : "**no**";
   }
 
   /** A human-readable number: grouped integers from 1,000 up, else 3 significant decimals. */

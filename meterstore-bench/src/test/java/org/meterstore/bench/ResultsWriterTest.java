@@ -41,7 +41,8 @@ class ResultsWriterTest {
             "{\"name\": \"1 hot ingest\", \"dataset\": \"100 meters\", \"metric\": \"readings/s\","
                 + " \"meterstore\": 2500, \"baseline_name\": \"raw COPY\", \"baseline\": 10000,"
                 + " \"ratio\": 0.25, \"target\": \"ratio >= 0.5\", \"met\": false,"
-                + " \"note\": \"a \\\"quoted\\\" note\\twith a tab\"}")
+                + " \"note\": \"a \\\"quoted\\\" note\\twith a tab\","
+                + " \"wrong_answer\": false}")
         .contains("\"ratio\": 0.005, \"target\": \"ratio <= 0.01\", \"met\": true")
         .contains("\"baseline\": 0, \"ratio\": null, \"target\": null, \"met\": null");
   }
@@ -56,6 +57,19 @@ class ResultsWriterTest {
             "| 1 hot ingest | 100 meters | readings/s | 2,500 | raw COPY | 10,000 | 0.250"
                 + " | ratio >= 0.5 | **no** |");
     assertThat(md).contains("| 6 p50 | d | ms | 12.50 | idle | 0.00 | n/a | — | — |");
+  }
+
+  @Test
+  void aWrongAnswerFailsItsLineWithOrWithoutATarget() {
+    Result wrong =
+        new Result("9 p50", "d", "ms", 1, "PostgreSQL", 2, Target.ratioAtMost(1.5), "", true);
+    Result wrongInfo = new Result("9 p95", "d", "ms", 1, "PostgreSQL", 2, null, "", true);
+    assertThat(wrong.met()).isFalse();
+    assertThat(wrongInfo.met()).isFalse();
+    assertThat(INFO.wrongAnswer()).isFalse();
+    assertThat(ResultsWriter.json(List.of(wrongInfo)))
+        .contains("\"met\": false, \"note\": \"\", \"wrong_answer\": true}");
+    assertThat(ResultsWriter.markdown(List.of(wrongInfo))).contains("| **no: WRONG ANSWER** |");
   }
 
   @Test

@@ -1,0 +1,190 @@
+package org.meterstore.bench;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Benchmark 11 (issue #32, group {@code point}): one market location's readings, the most frequent
+ * question a metering back-end asks, from 1, 4 and 16 client threads, MeterStore ({@code
+ * MeterCatalog.connection()} per thread) against plain PostgreSQL (a JDBC connection per thread) on
+ * the deployment {@link PointData} lays out. Each {@link PointQuestion} is asked as a prepared
+ * statement with bound parameters about the same seeded sequence of locations on both sides ({@link
+ * LocationSequence}); per thread count, throughput (executions/s) and p50 and p99 latency of each
+ * side. Every answer is digested ({@link RowDigest}); a location whose answers differ between the
+ * sides, or between two executions, fails every line of its question.
+ */
+final class PointBench {
+  private static final String BASELINE =
+      "PostgreSQL, one table with the same rows (primary key = merge key + version), DISTINCT ON";
+
+  private PointBench() {}
+
+  static List<Result> run(Deployment d, Profile p, PointOptions o) throws Exception {
+    try (PointData data = PointData.build(d, o, p.seed())) {
+      String sizes = data.describe();
+      System.out.println("point data set: " + sizes);
+      PointLoad.Side meterStore = meterStore(data);
+      PointLoad.Side postgres = postgres(d);
+      List<Result> results = new ArrayList<>();
+      for (PointQuestion q : PointQuestion.values()) {
+        results.addAll(question(q, o, p.seed(), data.malos, meterStore, postgres, sizes));
+      }
+      return results;
+    }
+  }
+
+  private static PointLoad.Side meterStore(PointData data) {
+    return new PointLoad.Side() {
+      @Override
+      public Connection open() throws SQLException {
+        return data.catalog.connection();
+      }
+
+      @Override
+      public String sql(PointQuestion q) {
+        return q.meterStoreSql(PointData.TABLE.name());
+      }
+
+      @Override
+      public void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+        ps.setTimestamp(index, Timestamp.from(value));
+      }
+    };
+  }
+
+  private static PointLoad.Side postgres(Deployment d) {
+    return new PointLoad.Side() {
+      @Override
+      public Connection open() throws SQLException {
+        return d.connect();
+      }
+
+      @Override
+      public String sql(PointQuestion q) {
+        return q.postgresSql(PointData.PLAIN);
+      }
+
+      @Override
+      public void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+        ps.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+      }
+    };
+  }
+
+  /** One question at every thread count, both sides, then the answers compared. */
+  private static List<Result> question(
+      PointQuestion q,
+      PointOptions o,
+      long seed,
+      String[] malos,
+      PointLoad.Side meterStore,
+      PointLoad.Side postgres,
+      String sizes)
+      throws Exception {
+    PointAnswers msAnswers = new PointAnswers();
+    PointAnswers pgAnswers = new PointAnswers();
+    Map<Integer, PointLoad.Outcome[]> runs = new LinkedHashMap<>();
+    for (int threads : o.threads()) {
+      PointLoad.Plan plan = new PointLoad.Plan(q, threads, o.warmUpSeconds(), o.seconds(), seed);
+      PointLoad.Outcome pg = PointLoad.run(postgres, plan, malos, pgAnswers);
+      PointLoad.Outcome ms = PointLoad.run(meterStore, plan, malos, msAnswers);
+      System.out.printf(
+          Locale.ROOT,
+          "point %s, %d threads: MeterStore %.1f/s p50 %.2f ms, PostgreSQL %.1f/s p50 %.2f ms%n",
+          q.label,
+          threads,
+          ms.throughput(),
+          ms.p(50) * 1e3,
+          pg.throughput(),
+          pg.p(50) * 1e3);
+      runs.put(threads, new PointLoad.Outcome[] {ms, pg});
+    }
+    PointAnswers.Comparison answers =
+        msAnswers.compare(pgAnswers, m -> PointLoad.once(postgres, q, malos[m]));
+    List<Result> results = new ArrayList<>();
+    runs.forEach(
+        (threads, sides) ->
+            results.addAll(lines(q, threads, sides[0], sides[1], answers, o, sizes)));
+    return results;
+  }
+
+  /** The p50, p99 and throughput lines of one question at one thread count. */
+  private static List<Result> lines(
+      PointQuestion q,
+      int threads,
+      PointLoad.Outcome ms,
+      PointLoad.Outcome pg,
+      PointAnswers.Comparison answers,
+      PointOptions o,
+      String sizes) {
+    String name =
+        String.format(
+            Locale.ROOT, "11 point %s, %d thread%s", q.label, threads, threads == 1 ? "" : "s");
+    String dataset =
+        String.format(
+            Locale.ROOT,
+            "one location, %s (%,.0f rows per execution); %s",
+            q.range(),
+            ms.rowsPerExecution(),
+            sizes);
+    String note =
+        String.format(
+                Locale.ROOT,
+                "%d s measured after %d s warm-up per side, each thread its own connection and"
+                    + " prepared statement; MeterStore %,d executions (%.1f/s, p50 %.2f ms, p99"
+                    + " %.2f ms), PostgreSQL %,d (%.1f/s, p50 %.2f ms, p99 %.2f ms); ",
+                o.seconds(),
+                o.warmUpSeconds(),
+                ms.latencies().size(),
+                ms.throughput(),
+                ms.p(50) * 1e3,
+                ms.p(99) * 1e3,
+                pg.latencies().size(),
+                pg.throughput(),
+                pg.p(50) * 1e3,
+                pg.p(99) * 1e3)
+            + answers;
+    boolean wrong = answers.wrong();
+    return List.of(
+        new Result(
+            name + ", p50",
+            dataset,
+            "ms",
+            ms.p(50) * 1e3,
+            BASELINE,
+            pg.p(50) * 1e3,
+            threads == 1 ? Target.ratioAtMost(q.p50Bound) : null,
+            note,
+            wrong),
+        new Result(
+            name + ", p99",
+            dataset,
+            "ms",
+            ms.p(99) * 1e3,
+            BASELINE,
+            pg.p(99) * 1e3,
+            null,
+            note,
+            wrong),
+        new Result(
+            name + ", throughput",
+            dataset,
+            "executions/s",
+            ms.throughput(),
+            BASELINE,
+            pg.throughput(),
+            threads == 16 ? Target.ratioAtLeast(q.throughputBound) : null,
+            note,
+            wrong));
+  }
+}
