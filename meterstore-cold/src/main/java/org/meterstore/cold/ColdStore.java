@@ -26,13 +26,15 @@ import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables.
- * Made from a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the
+ * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables,
+ * and the cache of parsed Parquet footers its columnar reads share ({@link #footerCache()}). Made
+ * from a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the
  * catalog MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
  */
 public final class ColdStore implements AutoCloseable {
@@ -43,6 +45,7 @@ public final class ColdStore implements AutoCloseable {
   private final boolean ownsCatalog;
   private final CommitCounter counter;
   private final StoreProbe probe;
+  private final FooterCache footers;
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
     this.probe = ownsCatalog ? CatalogFactory.probe(config) : new StoreProbe();
@@ -50,6 +53,7 @@ public final class ColdStore implements AutoCloseable {
     this.catalog = catalog;
     this.ownsCatalog = ownsCatalog;
     this.counter = new CommitCounter(otel);
+    this.footers = new FooterCache(Math.max(0, config.footerCacheBytes()));
   }
 
   /** Opens the cold tier without metrics. */
@@ -81,6 +85,15 @@ public final class ColdStore implements AutoCloseable {
   /** The Iceberg catalog (for the query layer and operators' tools). */
   public Catalog catalog() {
     return catalog;
+  }
+
+  /**
+   * The parsed Parquet footers and page indexes this store's columnar reads share (bounded by
+   * {@link ColdConfig#footerCacheBytes()}): every table and snapshot view of the store reads a
+   * data file's metadata once while it stays cached.
+   */
+  public FooterCache footerCache() {
+    return footers;
   }
 
   /** The Iceberg identifier of {@code tableName}'s cold table. */
@@ -143,7 +156,7 @@ public final class ColdStore implements AutoCloseable {
     } else {
       LOG.warn("Cold table {} is quarantined: {}", definition.name(), drift.reasons());
     }
-    return new IcebergColdTable(access, definition, settings(), counter);
+    return new IcebergColdTable(access, definition, settings(), counter, footers);
   }
 
   private WriteSettings settings() {

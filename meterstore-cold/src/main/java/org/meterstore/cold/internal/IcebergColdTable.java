@@ -46,6 +46,7 @@ import org.meterstore.cold.internal.snapshot.Tagger;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.outage.StorageFailures;
+import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
@@ -65,11 +66,15 @@ public final class IcebergColdTable implements ColdTable {
   private final CommitCounter counter;
 
   /** The cold table behind {@code access}. */
+  private final FooterCache footers;
+
   public IcebergColdTable(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
-      CommitCounter counter) {
+      CommitCounter counter,
+      FooterCache footers) {
+    this.footers = footers;
     this.access = access;
     this.definition = definition;
     this.settings = settings;
@@ -127,7 +132,7 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public SnapshotView view(SnapshotSelector selector) {
-    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector);
+    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector, footers);
   }
 
   @Override

@@ -53,7 +53,7 @@ public final class CatalogRuntime {
     this.clock = clock;
     this.pinTtl = pinTtl;
     this.metrics = metrics;
-    this.coldExecutor = new ColdExecutor(coldReadThreads, metrics::coldRowsRead);
+    this.coldExecutor = new ColdExecutor(coldReadThreads, metrics.cold());
   }
 
   /**
