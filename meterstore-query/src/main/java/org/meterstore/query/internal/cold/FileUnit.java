@@ -72,11 +72,6 @@ final class FileUnit implements ScanUnit {
       }
 
       @Override
-      public long rowsDecoded() {
-        return reader.rowsDecoded();
-      }
-
-      @Override
       public void close() {
         reader.close();
       }
