@@ -110,14 +110,8 @@ public final class TableAccess {
   private void refresh(Table table) {
     try {
       table.refresh();
-    } catch (NoSuchTableException e) {
-      throw new MeterStoreException(
-          ErrorKind.CONFIG,
-          "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
-          e);
     } catch (RuntimeException e) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
+      throw loadFailure(e);
     }
   }
 
@@ -150,14 +144,20 @@ public final class TableAccess {
         probe.saw(identifier, table.io(), h.operations().current().metadataFileLocation());
       }
       return table;
-    } catch (NoSuchTableException e) {
-      throw new MeterStoreException(
+    } catch (RuntimeException e) {
+      throw loadFailure(e);
+    }
+  }
+
+  /** A failed load or refresh as callers see it: a missing table is CONFIG, the rest STORAGE. */
+  private MeterStoreException loadFailure(RuntimeException e) {
+    if (e instanceof NoSuchTableException) {
+      return new MeterStoreException(
           ErrorKind.CONFIG,
           "Cannot load cold table " + tableName + ": " + identifier + " does not exist",
           e);
-    } catch (RuntimeException e) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
     }
+    return new MeterStoreException(
+        ErrorKind.STORAGE, "Cannot load cold table " + tableName + ": " + e, e);
   }
 }
