@@ -25,22 +25,37 @@ import java.util.Map;
  */
 final class PointBench {
   private static final String BASELINE =
-      "PostgreSQL, one table with the same rows (primary key = merge key + version), DISTINCT ON";
+      "PostgreSQL, same rows in one table (primary key: merge key, version), DISTINCT ON";
 
   private PointBench() {}
 
   static List<Result> run(Deployment d, Profile p, PointOptions o) throws Exception {
     try (PointData data = PointData.build(d, o, p.seed())) {
       String sizes = data.describe();
-      System.out.println("point data set: " + sizes);
+      System.out.println("point data set: " + sizes + "; " + data.preparation());
       PointLoad.Side meterStore = meterStore(data);
       PointLoad.Side postgres = postgres(d);
       List<Result> results = new ArrayList<>();
       for (PointQuestion q : PointQuestion.values()) {
         results.addAll(question(q, o, p.seed(), data.malos, meterStore, postgres, sizes));
       }
+      Result first = results.get(0);
+      results.set(0, withNote(first, first.note() + "; data set " + data.preparation()));
       return results;
     }
+  }
+
+  private static Result withNote(Result r, String note) {
+    return new Result(
+        r.name(),
+        r.dataset(),
+        r.metric(),
+        r.meterstore(),
+        r.baselineName(),
+        r.baseline(),
+        r.target(),
+        note,
+        r.wrongAnswer());
   }
 
   private static PointLoad.Side meterStore(PointData data) {
@@ -100,7 +115,7 @@ final class PointBench {
       PointLoad.Outcome ms = PointLoad.run(meterStore, plan, malos, msAnswers);
       System.out.printf(
           Locale.ROOT,
-          "point %s, %d threads: MeterStore %.1f/s p50 %.2f ms, PostgreSQL %.1f/s p50 %.2f ms%n",
+          "point %s, %d thread(s): MeterStore %.1f/s p50 %.2f ms, PostgreSQL %.1f/s p50 %.2f ms%n",
           q.label,
           threads,
           ms.throughput(),

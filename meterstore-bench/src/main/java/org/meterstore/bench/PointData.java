@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.commodity.Commodity;
@@ -56,9 +59,12 @@ final class PointData implements AutoCloseable {
   /** After the reader grace: late corrections, the reclaiming cycle and the query clock. */
   static final Instant LATER = NOW.plus(Duration.ofHours(2));
 
-  private static final Duration MONTH = Duration.ofDays(40);
+  /** Beyond the last reading's {@code from} when added to {@link #SPLIT}. */
+  private static final Duration PAST_THE_END = Duration.ofDays(40);
+
   private static final double LATE_RATE = 0.03;
   private static final int METERS_PER_BATCH = 8;
+  private static final int WRITERS = 2;
   private static final List<Instant> LATE_DELIVERIES =
       List.of(
           Instant.parse("2026-04-01T05:00:00Z"),
@@ -74,6 +80,7 @@ final class PointData implements AutoCloseable {
   private final Path scratch;
   private final StringBuilder log = new StringBuilder();
   private final List<Object[]> lateRows = new ArrayList<>();
+  private String sizes;
 
   private PointData(Deployment d, PointOptions o, long seed) {
     this.d = d;
@@ -102,17 +109,21 @@ final class PointData implements AutoCloseable {
       p.step("reclaim", () -> p.maintain(LATER));
       p.step("baseline", p::finishPlain);
       p.check(imported + appended + late);
-      p.log.insert(
-          0,
+      p.sizes =
           String.format(
               Locale.ROOT,
-              "%,d imported, %,d appended, %,d late corrections appended below W; W %s; prepared"
-                  + " in %.0f s (",
+              "%,d locations x %s..%s (15-min, 1/5 gas hourly, 3%% corrections, 1%% redelivered):"
+                  + " %,d rows imported, %,d appended, %,d late corrections appended below W = %s",
+              p.data.meters(),
+              p.data.firstDay(),
+              p.data.endDay().minusDays(1),
               imported,
               appended,
               late,
-              W,
-              (System.nanoTime() - started) / 1e9));
+              W);
+      p.log.insert(
+          0,
+          String.format(Locale.ROOT, "prepared in %.0f s (", (System.nanoTime() - started) / 1e9));
       p.log.append(")");
       return p;
     } catch (Exception | Error e) {
@@ -123,13 +134,12 @@ final class PointData implements AutoCloseable {
 
   /** What was built, for the results' dataset column. */
   String describe() {
-    return String.format(
-        Locale.ROOT,
-        "%,d locations x %s..%s (15-min, 1/5 gas hourly, 3%% corrections, 1%% redelivered): %s",
-        data.meters(),
-        data.firstDay(),
-        data.endDay().minusDays(1),
-        log);
+    return sizes;
+  }
+
+  /** How long the preparation took, in total and by step. */
+  String preparation() {
+    return log.toString();
   }
 
   private interface Step {
@@ -174,7 +184,8 @@ final class PointData implements AutoCloseable {
     Instant from = MeteringCalendar.dayStart(data.firstDay(), Commodity.STROM);
     long rows = 0;
     while (from.isBefore(SPLIT)) {
-      Instant to = Dataset.nextUtcMonth(from);
+      // the first piece starts at 23:00 UTC on the eve of the first day: it runs a month on
+      Instant to = Dataset.nextUtcMonth(from.plus(Duration.ofDays(1)));
       Instant end = to.isBefore(SPLIT) ? to : SPLIT;
       Instant pieceFrom = from;
       rows +=
@@ -207,14 +218,36 @@ final class PointData implements AutoCloseable {
   }
 
   /**
-   * Every reading from {@link #SPLIT} on, day by day, {@value #METERS_PER_BATCH} meters per batch:
-   * the originals, then their corrections, then the redelivered meter-days once more.
+   * Every reading from {@link #SPLIT} on, by {@value #WRITERS} concurrent writers (as a fleet's
+   * ingest workers would; batches of disjoint meters), day by day, {@value #METERS_PER_BATCH}
+   * meters per batch: the originals, then their corrections, then the redelivered meter-days once
+   * more.
    */
   private long appendFromSplit() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<Long>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int writer = w;
+        writers.add(pool.submit(() -> appendAsWriter(writer)));
+      }
+      long rows = 0;
+      for (Future<Long> f : writers) {
+        rows += f.get();
+      }
+      return rows;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The batches of writer {@code writer}: every {@value #WRITERS}-th group of meters. */
+  private long appendAsWriter(int writer) {
     long rows = 0;
     LocalDate day = MeteringCalendar.localDay(SPLIT).minusDays(1);
     for (; day.isBefore(data.endDay()); day = day.plusDays(1)) {
-      for (int m = 0; m < data.meters(); m += METERS_PER_BATCH) {
+      int step = METERS_PER_BATCH * WRITERS;
+      for (int m = writer * METERS_PER_BATCH; m < data.meters(); m += step) {
         List<Reading> originals = new ArrayList<>();
         List<Reading> corrections = new ArrayList<>();
         List<Reading> again = new ArrayList<>();
@@ -283,7 +316,7 @@ final class PointData implements AutoCloseable {
    */
   private long finishPlain() throws Exception {
     String copy = CopyText.copyIn(PLAIN, TABLE);
-    long rows = CopyText.copy(d.raw, copy, data.rows(TABLE, NOW, SPLIT, SPLIT.plus(MONTH)));
+    long rows = CopyText.copy(d.raw, copy, data.rows(TABLE, NOW, SPLIT, SPLIT.plus(PAST_THE_END)));
     rows += CopyText.copy(d.raw, copy, lateRows);
     try (Statement s = d.raw.createStatement()) {
       s.execute(
