@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -190,7 +191,7 @@ final class PointData implements AutoCloseable {
       Instant pieceFrom = from;
       rows +=
           step(
-              "import " + from.atZone(ZoneOffset.UTC).toLocalDate(),
+              "import " + YearMonth.from(end.minusSeconds(1).atZone(ZoneOffset.UTC)),
               () -> importPiece(pieceFrom, end));
       from = end;
     }
