@@ -144,7 +144,7 @@ final class PointBench {
       String sizes) {
     String name =
         String.format(
-            Locale.ROOT, "11 point %s, %d thread%s", q.label, threads, threads == 1 ? "" : "s");
+            Locale.ROOT, "11 point %s, %d thread%s, ", q.label, threads, threads == 1 ? "" : "s");
     String dataset =
         String.format(
             Locale.ROOT,
@@ -152,54 +152,37 @@ final class PointBench {
             q.range(),
             ms.rowsPerExecution(),
             sizes);
-    String note =
-        String.format(
-                Locale.ROOT,
-                "%d s measured after %d s warm-up per side, each thread its own connection and"
-                    + " prepared statement; MeterStore %,d executions (%.1f/s, p50 %.2f ms, p99"
-                    + " %.2f ms), PostgreSQL %,d (%.1f/s, p50 %.2f ms, p99 %.2f ms); ",
-                o.seconds(),
-                o.warmUpSeconds(),
-                ms.latencies().size(),
-                ms.throughput(),
-                ms.p(50) * 1e3,
-                ms.p(99) * 1e3,
-                pg.latencies().size(),
-                pg.throughput(),
-                pg.p(50) * 1e3,
-                pg.p(99) * 1e3)
-            + answers;
-    boolean wrong = answers.wrong();
+    Line line = new Line(dataset, note(ms, pg, o) + answers, answers.wrong());
+    Target p50 = threads == 1 ? Target.ratioAtMost(q.p50Bound) : null;
+    Target throughput = threads == 16 ? Target.ratioAtLeast(q.throughputBound) : null;
     return List.of(
-        new Result(
-            name + ", p50",
-            dataset,
-            "ms",
-            ms.p(50) * 1e3,
-            BASELINE,
-            pg.p(50) * 1e3,
-            threads == 1 ? Target.ratioAtMost(q.p50Bound) : null,
-            note,
-            wrong),
-        new Result(
-            name + ", p99",
-            dataset,
-            "ms",
-            ms.p(99) * 1e3,
-            BASELINE,
-            pg.p(99) * 1e3,
-            null,
-            note,
-            wrong),
-        new Result(
-            name + ", throughput",
-            dataset,
-            "executions/s",
-            ms.throughput(),
-            BASELINE,
-            pg.throughput(),
-            threads == 16 ? Target.ratioAtLeast(q.throughputBound) : null,
-            note,
-            wrong));
+        line.of(name + "p50", "ms", ms.p(50) * 1e3, pg.p(50) * 1e3, p50),
+        line.of(name + "p99", "ms", ms.p(99) * 1e3, pg.p(99) * 1e3, null),
+        line.of(name + "throughput", "executions/s", ms.throughput(), pg.throughput(), throughput));
+  }
+
+  /** What the lines of one question at one thread count share. */
+  private record Line(String dataset, String note, boolean wrong) {
+    Result of(String name, String metric, double meterstore, double postgres, Target target) {
+      return new Result(name, dataset, metric, meterstore, BASELINE, postgres, target, note, wrong);
+    }
+  }
+
+  private static String note(PointLoad.Outcome ms, PointLoad.Outcome pg, PointOptions o) {
+    return String.format(
+        Locale.ROOT,
+        "%d s measured after %d s warm-up per side, each thread its own connection and prepared"
+            + " statement; MeterStore %,d executions (%.1f/s, p50 %.2f ms, p99 %.2f ms), PostgreSQL"
+            + " %,d (%.1f/s, p50 %.2f ms, p99 %.2f ms); ",
+        o.seconds(),
+        o.warmUpSeconds(),
+        ms.latencies().size(),
+        ms.throughput(),
+        ms.p(50) * 1e3,
+        ms.p(99) * 1e3,
+        pg.latencies().size(),
+        pg.throughput(),
+        pg.p(50) * 1e3,
+        pg.p(99) * 1e3);
   }
 }
