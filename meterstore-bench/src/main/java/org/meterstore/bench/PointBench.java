@@ -108,6 +108,10 @@ final class PointBench {
       throws Exception {
     PointAnswers msAnswers = new PointAnswers();
     PointAnswers pgAnswers = new PointAnswers();
+    // one execution per side first: the engine's first plan of the text and the first reads of
+    // the files belong to no thread count's runs
+    pgAnswers.record(0, PointLoad.once(postgres, q, malos[0]));
+    msAnswers.record(0, PointLoad.once(meterStore, q, malos[0]));
     Map<Integer, PointLoad.Outcome[]> runs = new LinkedHashMap<>();
     for (int threads : o.threads()) {
       PointLoad.Plan plan = new PointLoad.Plan(q, threads, o.warmUpSeconds(), o.seconds(), seed);
