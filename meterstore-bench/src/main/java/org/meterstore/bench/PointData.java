@@ -8,12 +8,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.meterstore.MeterCatalog;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.commodity.Commodity;
@@ -56,24 +60,28 @@ final class PointData implements AutoCloseable {
   /** After the reader grace: late corrections, the reclaiming cycle and the query clock. */
   static final Instant LATER = NOW.plus(Duration.ofHours(2));
 
-  private static final Duration MONTH = Duration.ofDays(40);
+  /** Beyond the last reading's {@code from} when added to {@link #SPLIT}. */
+  private static final Duration PAST_THE_END = Duration.ofDays(40);
+
   private static final double LATE_RATE = 0.03;
   private static final int METERS_PER_BATCH = 8;
+  private static final int WRITERS = 2;
+
+  /**
+   * Two deliveries: an append below W classifies its readings against what the cold tier stores
+   * (twice: {@code append} before writing, then the correction commit), the slowest step here.
+   */
   private static final List<Instant> LATE_DELIVERIES =
-      List.of(
-          Instant.parse("2026-04-01T05:00:00Z"),
-          Instant.parse("2026-04-02T05:00:00Z"),
-          Instant.parse("2026-04-03T05:00:00Z"),
-          Instant.parse("2026-04-06T05:00:00Z"));
+      List.of(Instant.parse("2026-04-01T05:00:00Z"), Instant.parse("2026-04-07T05:00:00Z"));
 
   final Dataset data;
   final HotStore hot;
   final MeterCatalog catalog;
   final String[] malos;
   private final Deployment d;
-  private final Path scratch;
   private final StringBuilder log = new StringBuilder();
   private final List<Object[]> lateRows = new ArrayList<>();
+  private String sizes;
 
   private PointData(Deployment d, PointOptions o, long seed) {
     this.d = d;
@@ -85,7 +93,6 @@ final class PointData implements AutoCloseable {
     for (int m = 0; m < malos.length; m++) {
       malos[m] = Dataset.malo(m);
     }
-    this.scratch = d.warehouse.resolveSibling("point-import.csv");
   }
 
   /** Builds both sides in {@code d}; the caller closes the result (the catalog and its store). */
@@ -102,17 +109,21 @@ final class PointData implements AutoCloseable {
       p.step("reclaim", () -> p.maintain(LATER));
       p.step("baseline", p::finishPlain);
       p.check(imported + appended + late);
-      p.log.insert(
-          0,
+      p.sizes =
           String.format(
               Locale.ROOT,
-              "%,d imported, %,d appended, %,d late corrections appended below W; W %s; prepared"
-                  + " in %.0f s (",
+              "%,d locations x %s..%s (15-min, 1/5 gas hourly, 3%% corrections, 1%% redelivered):"
+                  + " %,d rows imported, %,d appended, %,d late corrections appended below W = %s",
+              p.data.meters(),
+              p.data.firstDay(),
+              p.data.endDay().minusDays(1),
               imported,
               appended,
               late,
-              W,
-              (System.nanoTime() - started) / 1e9));
+              W);
+      p.log.insert(
+          0,
+          String.format(Locale.ROOT, "prepared in %.0f s (", (System.nanoTime() - started) / 1e9));
       p.log.append(")");
       return p;
     } catch (Exception | Error e) {
@@ -123,13 +134,12 @@ final class PointData implements AutoCloseable {
 
   /** What was built, for the results' dataset column. */
   String describe() {
-    return String.format(
-        Locale.ROOT,
-        "%,d locations x %s..%s (15-min, 1/5 gas hourly, 3%% corrections, 1%% redelivered): %s",
-        data.meters(),
-        data.firstDay(),
-        data.endDay().minusDays(1),
-        log);
+    return sizes;
+  }
+
+  /** How long the preparation took, in total and by step. */
+  String preparation() {
+    return log.toString();
   }
 
   private interface Step {
@@ -167,28 +177,51 @@ final class PointData implements AutoCloseable {
   }
 
   /**
-   * The history before {@link #SPLIT}, one import per UTC month (a CSV file written, imported,
-   * copied into {@link #PLAIN} by the server, deleted).
+   * The history before {@link #SPLIT}, one import per UTC month: each month's CSV file is written
+   * on a second thread while the month before is imported, then copied into {@link #PLAIN} by the
+   * server and deleted.
    */
   private long importHistory() throws Exception {
+    List<Instant> bounds = new ArrayList<>();
     Instant from = MeteringCalendar.dayStart(data.firstDay(), Commodity.STROM);
-    long rows = 0;
+    bounds.add(from);
     while (from.isBefore(SPLIT)) {
-      Instant to = Dataset.nextUtcMonth(from);
-      Instant end = to.isBefore(SPLIT) ? to : SPLIT;
-      Instant pieceFrom = from;
-      rows +=
-          step(
-              "import " + from.atZone(ZoneOffset.UTC).toLocalDate(),
-              () -> importPiece(pieceFrom, end));
-      from = end;
+      // the first month starts at 23:00 UTC on the eve of the first day: it runs a month on
+      Instant to = Dataset.nextUtcMonth(from.plus(Duration.ofDays(1)));
+      from = to.isBefore(SPLIT) ? to : SPLIT;
+      bounds.add(from);
     }
-    return rows;
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try {
+      Future<Long> next = writer.submit(() -> writeCsv(0, bounds));
+      long rows = 0;
+      for (int i = 0; i + 1 < bounds.size(); i++) {
+        long written = next.get();
+        int piece = i;
+        if (piece + 2 < bounds.size()) {
+          next = writer.submit(() -> writeCsv(piece + 1, bounds));
+        }
+        YearMonth month = YearMonth.from(bounds.get(i + 1).minusSeconds(1).atZone(ZoneOffset.UTC));
+        rows += step("import " + month, () -> importFile(scratch(piece), written));
+      }
+      return rows;
+    } finally {
+      writer.shutdownNow();
+    }
   }
 
-  private long importPiece(Instant from, Instant to) throws Exception {
-    long written = ImportBench.writeCsv(scratch, TABLE, data.rows(TABLE, NOW, from, to));
-    ImportResult r = catalog.importHistory(TABLE.name(), ImportSource.of(scratch), NOW);
+  /** Two scratch files, so one can be written while the other is imported. */
+  private Path scratch(int piece) {
+    return d.warehouse.resolveSibling("point-import-" + piece % 2 + ".csv");
+  }
+
+  private long writeCsv(int piece, List<Instant> bounds) throws Exception {
+    Iterable<Object[]> rows = data.rows(TABLE, NOW, bounds.get(piece), bounds.get(piece + 1));
+    return ImportBench.writeCsv(scratch(piece), TABLE, rows);
+  }
+
+  private long importFile(Path file, long written) throws Exception {
+    ImportResult r = catalog.importHistory(TABLE.name(), ImportSource.of(file), NOW);
     if (r.rows() != written || r.stored() != written) {
       throw new IllegalStateException("wrote " + written + " rows, the import says " + r);
     }
@@ -199,22 +232,44 @@ final class PointData implements AutoCloseable {
               + " ("
               + CopyText.columnList(TABLE)
               + ") FROM '"
-              + scratch.toAbsolutePath().toString().replace("'", "''")
+              + file.toAbsolutePath().toString().replace("'", "''")
               + "' WITH (FORMAT csv, HEADER true)");
     }
-    Files.delete(scratch);
+    Files.delete(file);
     return written;
   }
 
   /**
-   * Every reading from {@link #SPLIT} on, day by day, {@value #METERS_PER_BATCH} meters per batch:
-   * the originals, then their corrections, then the redelivered meter-days once more.
+   * Every reading from {@link #SPLIT} on, by {@value #WRITERS} concurrent writers (as a fleet's
+   * ingest workers would; batches of disjoint meters), day by day, {@value #METERS_PER_BATCH}
+   * meters per batch: the originals, then their corrections, then the redelivered meter-days once
+   * more.
    */
   private long appendFromSplit() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<Long>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int writer = w;
+        writers.add(pool.submit(() -> appendAsWriter(writer)));
+      }
+      long rows = 0;
+      for (Future<Long> f : writers) {
+        rows += f.get();
+      }
+      return rows;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The batches of writer {@code writer}: every {@value #WRITERS}-th group of meters. */
+  private long appendAsWriter(int writer) {
     long rows = 0;
     LocalDate day = MeteringCalendar.localDay(SPLIT).minusDays(1);
     for (; day.isBefore(data.endDay()); day = day.plusDays(1)) {
-      for (int m = 0; m < data.meters(); m += METERS_PER_BATCH) {
+      int step = METERS_PER_BATCH * WRITERS;
+      for (int m = writer * METERS_PER_BATCH; m < data.meters(); m += step) {
         List<Reading> originals = new ArrayList<>();
         List<Reading> corrections = new ArrayList<>();
         List<Reading> again = new ArrayList<>();
@@ -283,7 +338,7 @@ final class PointData implements AutoCloseable {
    */
   private long finishPlain() throws Exception {
     String copy = CopyText.copyIn(PLAIN, TABLE);
-    long rows = CopyText.copy(d.raw, copy, data.rows(TABLE, NOW, SPLIT, SPLIT.plus(MONTH)));
+    long rows = CopyText.copy(d.raw, copy, data.rows(TABLE, NOW, SPLIT, SPLIT.plus(PAST_THE_END)));
     rows += CopyText.copy(d.raw, copy, lateRows);
     try (Statement s = d.raw.createStatement()) {
       s.execute(

@@ -17,7 +17,7 @@ import java.util.Properties;
  * @param warmUpSeconds seconds each run executes before it is measured ({@code bench.point.warmup};
  *     quick 1, full 2)
  * @param seconds seconds each run is measured, per side, question and thread count ({@code
- *     bench.point.seconds}; quick 3, full 10)
+ *     bench.point.seconds}; quick 2, full 10)
  * @param threads the client thread counts, ascending ({@code bench.point.threads}, comma-separated;
  *     default 1, 4, 16)
  */
@@ -45,7 +45,7 @@ record PointOptions(
         Profile.positive(properties, "bench.point.locations", full ? 1_000 : 300),
         full ? LocalDate.of(2025, 3, 1) : LocalDate.of(2026, 1, 1),
         Profile.positive(properties, "bench.point.warmup", full ? 2 : 1),
-        Profile.positive(properties, "bench.point.seconds", full ? 10 : 3),
+        Profile.positive(properties, "bench.point.seconds", full ? 10 : 2),
         threads(properties.getProperty("bench.point.threads")));
   }
 

@@ -102,7 +102,7 @@ class PointTest {
   void optionsFollowTheProfileAndTheProperties() {
     PointOptions quick = PointOptions.of(Profile.QUICK, new Properties());
     assertThat(quick)
-        .isEqualTo(new PointOptions(300, LocalDate.of(2026, 1, 1), 1, 3, List.of(1, 4, 16)));
+        .isEqualTo(new PointOptions(300, LocalDate.of(2026, 1, 1), 1, 2, List.of(1, 4, 16)));
     assertThat(quick.days()).isEqualTo(78);
     assertThat(PointOptions.of(Profile.FULL, new Properties()).locations()).isEqualTo(1_000);
     Properties p = new Properties();
