@@ -27,14 +27,16 @@ import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.snapshot.PlannedFiles;
+import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.table.ColdTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables.
- * Made from a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the
- * catalog MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
+ * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables, and
+ * the cache of parsed Parquet footers its columnar reads share ({@link #footerCache()}). Made from
+ * a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the catalog
+ * MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
  */
 public final class ColdStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ColdStore.class);
@@ -44,6 +46,7 @@ public final class ColdStore implements AutoCloseable {
   private final boolean ownsCatalog;
   private final CommitCounter counter;
   private final StoreProbe probe;
+  private final FooterCache footers;
 
   /** The files of the snapshots queries planned, shared by every table of this store. */
   private final PlannedFiles plannedFiles = new PlannedFiles(PlannedFiles.DEFAULT_MAX_BYTES);
@@ -54,6 +57,7 @@ public final class ColdStore implements AutoCloseable {
     this.catalog = catalog;
     this.ownsCatalog = ownsCatalog;
     this.counter = new CommitCounter(otel);
+    this.footers = new FooterCache(Math.max(0, config.footerCacheBytes()));
   }
 
   /** Opens the cold tier without metrics. */
@@ -85,6 +89,15 @@ public final class ColdStore implements AutoCloseable {
   /** The Iceberg catalog (for the query layer and operators' tools). */
   public Catalog catalog() {
     return catalog;
+  }
+
+  /**
+   * The parsed Parquet footers and page indexes this store's columnar reads share (bounded by
+   * {@link ColdConfig#footerCacheBytes()}): every table and snapshot view of the store reads a data
+   * file's metadata once while it stays cached.
+   */
+  public FooterCache footerCache() {
+    return footers;
   }
 
   /** The Iceberg identifier of {@code tableName}'s cold table. */
@@ -147,7 +160,7 @@ public final class ColdStore implements AutoCloseable {
     } else {
       LOG.warn("Cold table {} is quarantined: {}", definition.name(), drift.reasons());
     }
-    return new IcebergColdTable(access, definition, settings(), counter, plannedFiles);
+    return new IcebergColdTable(access, definition, settings(), counter, plannedFiles, footers);
   }
 
   private WriteSettings settings() {

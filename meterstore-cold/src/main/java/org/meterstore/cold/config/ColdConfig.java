@@ -2,6 +2,7 @@ package org.meterstore.cold.config;
 
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.scan.FooterCache;
 
 /**
  * Where the cold tier lives: the catalog, the warehouse and the storage settings. Immutable; parse
@@ -23,6 +24,9 @@ import org.meterstore.api.MeterStoreException;
  * @param commitPolicy MeterStore's commit retry
  * @param timeouts how long the object store and the REST catalog may take before they count as
  *     unreachable ({@link ColdTimeouts#DEFAULTS} when null)
+ * @param footerCacheBytes the bound of the store's cache of parsed Parquet footers and page
+ *     indexes, in estimated heap bytes (default 64 MiB when 0); -1 keeps nothing (see {@link
+ *     org.meterstore.cold.scan.FooterCache})
  * @param customCatalog the caller's catalog for {@link CatalogKind#CUSTOM} (not closed by
  *     MeterStore), else null
  */
@@ -38,6 +42,7 @@ public record ColdConfig(
     int chunkRows,
     CommitPolicy commitPolicy,
     ColdTimeouts timeouts,
+    long footerCacheBytes,
     Catalog customCatalog) {
 
   /** The default namespace. */
@@ -67,6 +72,13 @@ public record ColdConfig(
     }
     commitPolicy = commitPolicy == null ? CommitPolicy.DEFAULTS : commitPolicy;
     timeouts = timeouts == null ? ColdTimeouts.DEFAULTS : timeouts;
+    footerCacheBytes = footerCacheBytes == 0 ? FooterCache.DEFAULT_MAX_BYTES : footerCacheBytes;
+    if (footerCacheBytes < -1) {
+      throw MeterStoreException.invalid(
+          "cold footer cache bytes",
+          footerCacheBytes,
+          "at least 1, 0 for the default, -1 for none");
+    }
     requireFitsKind(kind, uri, warehouse, customCatalog);
   }
 
@@ -92,19 +104,31 @@ public record ColdConfig(
   /** A JDBC catalog at {@code jdbcUrl} with a warehouse on the local filesystem or S3. */
   public static ColdConfig jdbc(String jdbcUrl, String user, String password, String warehouse) {
     return new ColdConfig(
-        CatalogKind.JDBC, jdbcUrl, user, password, warehouse, null, null, 0, 0, null, null, null);
+        CatalogKind.JDBC,
+        jdbcUrl,
+        user,
+        password,
+        warehouse,
+        null,
+        null,
+        0,
+        0,
+        null,
+        null,
+        0,
+        null);
   }
 
   /** A REST catalog at {@code baseUrl}; {@code warehouse} may be null. */
   public static ColdConfig rest(String baseUrl, String warehouse) {
     return new ColdConfig(
-        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null, null);
+        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null, 0, null);
   }
 
   /** The caller's catalog; MeterStore uses it but does not close it. */
   public static ColdConfig custom(Catalog catalog) {
     return new ColdConfig(
-        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, null, catalog);
+        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, null, 0, catalog);
   }
 
   /** This config with another Iceberg namespace. */
@@ -121,6 +145,7 @@ public record ColdConfig(
         chunkRows,
         commitPolicy,
         timeouts,
+        footerCacheBytes,
         customCatalog);
   }
 
@@ -138,6 +163,7 @@ public record ColdConfig(
         chunkRows,
         commitPolicy,
         timeouts,
+        footerCacheBytes,
         customCatalog);
   }
 
@@ -155,6 +181,7 @@ public record ColdConfig(
         chunkRows,
         commitPolicy,
         timeouts,
+        footerCacheBytes,
         customCatalog);
   }
 
@@ -172,6 +199,7 @@ public record ColdConfig(
         rows,
         commitPolicy,
         timeouts,
+        footerCacheBytes,
         customCatalog);
   }
 
@@ -189,6 +217,7 @@ public record ColdConfig(
         chunkRows,
         policy,
         timeouts,
+        footerCacheBytes,
         customCatalog);
   }
 
@@ -206,6 +235,28 @@ public record ColdConfig(
         chunkRows,
         commitPolicy,
         newTimeouts,
+        footerCacheBytes,
+        customCatalog);
+  }
+
+  /**
+   * This config with another bound for the cache of parsed Parquet footers, in estimated heap
+   * bytes: 0 for the default (64 MiB), -1 to keep no footer.
+   */
+  public ColdConfig withFooterCacheBytes(long bytes) {
+    return new ColdConfig(
+        kind,
+        uri,
+        user,
+        password,
+        warehouse,
+        namespace,
+        s3,
+        targetFileSizeBytes,
+        chunkRows,
+        commitPolicy,
+        timeouts,
+        bytes,
         customCatalog);
   }
 
@@ -242,6 +293,8 @@ public record ColdConfig(
         + commitPolicy
         + ", timeouts="
         + timeouts
+        + ", footerCacheBytes="
+        + footerCacheBytes
         + ", customCatalog="
         + (customCatalog == null ? "null" : customCatalog.name())
         + "]";

@@ -47,6 +47,7 @@ import org.meterstore.cold.internal.snapshot.Tagger;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.outage.StorageFailures;
+import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.snapshot.ExpiryResult;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
@@ -65,27 +66,31 @@ public final class IcebergColdTable implements ColdTable {
   private final WriteSettings settings;
   private final CommitCounter counter;
   private final PlannedFiles planned;
+  private final FooterCache footers;
 
-  /** The cold table behind {@code access}, planning snapshots without a cache. */
+  /** The cold table behind {@code access}, planning and reading without caches. */
   public IcebergColdTable(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
       CommitCounter counter) {
-    this(access, definition, settings, counter, null);
+    this(access, definition, settings, counter, null, null);
   }
 
   /**
    * The cold table behind {@code access}; its snapshot views plan through {@code planned} (the
-   * store's cache of snapshots' files), or from the manifests when null.
+   * store's cache of snapshots' files) and read footers through {@code footers} (the store's footer
+   * cache); either may be null (no cache).
    */
   public IcebergColdTable(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
       CommitCounter counter,
-      PlannedFiles planned) {
+      PlannedFiles planned,
+      FooterCache footers) {
     this.planned = planned;
+    this.footers = footers;
     this.access = access;
     this.definition = definition;
     this.settings = settings;
@@ -143,7 +148,7 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public SnapshotView view(SnapshotSelector selector) {
-    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector, planned);
+    return IcebergSnapshotView.of(access.frozen(), definition.name(), selector, planned, footers);
   }
 
   @Override

@@ -50,6 +50,15 @@ final class BinaryDecimalDecoder extends ChunkDecoder {
     return true;
   }
 
+  @Override
+  void skipValues(int n) {
+    if (plain != null && !dictionaryPage) {
+      plain.position(plain.position() + n * fixedLength);
+    } else {
+      super.skipValues(n);
+    }
+  }
+
   /**
    * Whether the {@code bytes.length} bytes at {@code at} equal {@code bytes}, the last eight
    * compared as one long.

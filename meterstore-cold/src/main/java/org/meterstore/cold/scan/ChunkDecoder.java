@@ -26,6 +26,8 @@ abstract class ChunkDecoder {
   private PageReader pages;
   private Levels levels = Levels.NONE;
   private int left;
+  private long row;
+  private long decoded;
 
   /** The current page's values; a dictionary-based reader when {@link #dictionaryPage}. */
   ValuesReader values;
@@ -50,6 +52,7 @@ abstract class ChunkDecoder {
   final void start(PageReader chunk) {
     this.pages = chunk;
     this.left = 0;
+    this.row = 0;
     try {
       DictionaryPage page = chunk.readDictionaryPage();
       dictionary = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
@@ -71,37 +74,108 @@ abstract class ChunkDecoder {
   /** The vector of the rows decoded by the last {@link #read}. */
   abstract ColumnVector vector(boolean withNulls);
 
-  /** Decodes the next {@code rows} rows of the chunk. */
-  final ColumnVector read(int rows) {
+  /**
+   * Decodes the rows of {@code spans}' current batch, skipping the values of the rows between its
+   * runs (and, from one batch to the next, of the rows the row group's spans leave out).
+   */
+  final ColumnVector read(RowSpans spans) {
+    int rows = spans.rows();
     ensure(rows);
     if (maxDefinition > 0 && (nulls == null || nulls.length < rows)) {
       nulls = new boolean[Math.max(rows, 16)];
     }
     anyNull = false;
-    int row = 0;
-    while (row < rows) {
+    int out = 0;
+    for (int s = 0; s < spans.count(); s++) {
+      seek(spans.start(s));
+      out = decodeRows(out, spans.length(s));
+    }
+    return vector(anyNull);
+  }
+
+  /** Decodes {@code count} rows into the vector from position {@code out}; the next position. */
+  private int decodeRows(int out, int count) {
+    int end = out + count;
+    while (out < end) {
       if (left == 0) {
         nextPage();
       }
-      int n = Math.min(left, rows - row);
+      int n = Math.min(left, end - out);
       if (maxDefinition == 0) {
-        for (int end = row + n; row < end; row++) {
-          decode(row);
+        for (int stop = out + n; out < stop; out++) {
+          decode(out);
         }
       } else {
-        for (int end = row + n; row < end; row++) {
+        for (int stop = out + n; out < stop; out++) {
           boolean isNull = levels.next() < maxDefinition;
-          nulls[row] = isNull;
+          nulls[out] = isNull;
           if (isNull) {
             anyNull = true;
           } else {
-            decode(row);
+            decode(out);
           }
         }
       }
       left -= n;
+      row += n;
     }
-    return vector(anyNull);
+    return out;
+  }
+
+  /**
+   * Moves to row {@code target} of the row group: the rest of a page that ends before it is
+   * dropped, and the values before it in the page that holds it are skipped. Pages come in row
+   * order; a filtered chunk leaves out the pages that hold none of the spans' rows.
+   */
+  private void seek(long target) {
+    while (true) {
+      if (left == 0) {
+        nextPage();
+      }
+      if (target < row) {
+        throw new IllegalStateException(
+            "Parquet column chunk " + descriptor + " has no page for row " + target);
+      }
+      if (target < row + left) {
+        skip((int) (target - row));
+        return;
+      }
+      row += left;
+      left = 0;
+    }
+  }
+
+  /** Skips the next {@code n} rows of the current page. */
+  private void skip(int n) {
+    if (n == 0) {
+      return;
+    }
+    int present = n;
+    if (maxDefinition > 0) {
+      present = 0;
+      for (int i = 0; i < n; i++) {
+        if (levels.next() == maxDefinition) {
+          present++;
+        }
+      }
+    }
+    skipValues(present);
+    left -= n;
+    row += n;
+  }
+
+  /** Skips the next {@code n} present values of the current page. */
+  void skipValues(int n) {
+    if (dictionaryPage) {
+      ids.skip(n);
+    } else {
+      values.skip(n);
+    }
+  }
+
+  /** The rows of the pages this decoder has read, over every row group. */
+  final long rowsDecoded() {
+    return decoded;
   }
 
   private void nextPage() {
@@ -111,6 +185,9 @@ abstract class ChunkDecoder {
     }
     try {
       int count = page.getValueCount();
+      // without an offset index the pages follow each other; flat columns: one value per row
+      row = page.getFirstRowIndex().orElse(row);
+      decoded += count;
       if (page instanceof DataPageV1 v1) {
         ByteBufferInputStream in = v1.getBytes().toInputStream();
         v1.getRlEncoding()

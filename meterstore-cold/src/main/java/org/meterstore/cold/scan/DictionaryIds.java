@@ -52,6 +52,11 @@ final class DictionaryIds {
     position = 0;
   }
 
+  /** Skips the next {@code n} ids of the page. */
+  void skip(int n) {
+    position += n;
+  }
+
   /** The next id of the page. */
   int next() {
     return ids[position++];

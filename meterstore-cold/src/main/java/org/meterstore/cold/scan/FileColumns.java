@@ -104,12 +104,24 @@ final class FileColumns {
     }
   }
 
-  List<ColumnVector> read(int rows) {
+  /** The vectors of the rows of {@code spans}' current batch, one per requested column. */
+  List<ColumnVector> read(RowSpans spans) {
     ColumnVector[] out = new ColumnVector[decoders.length];
     for (int i = 0; i < decoders.length; i++) {
-      out[i] = decoders[i] == null ? absent(i, rows) : decoders[i].read(rows);
+      out[i] = decoders[i] == null ? absent(i, spans.rows()) : decoders[i].read(spans);
     }
     return Arrays.asList(out);
+  }
+
+  /** The most rows any column decoded from its pages so far (0 when no column is in the file). */
+  long rowsDecoded() {
+    long most = 0;
+    for (ChunkDecoder d : decoders) {
+      if (d != null) {
+        most = Math.max(most, d.rowsDecoded());
+      }
+    }
+    return most;
   }
 
   private ColumnVector absent(int column, int rows) {

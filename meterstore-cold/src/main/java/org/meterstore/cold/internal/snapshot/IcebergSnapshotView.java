@@ -25,6 +25,7 @@ import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.internal.watermark.WatermarkRegression;
 import org.meterstore.cold.scan.ColumnBatchReader;
+import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.snapshot.ColdDataFile;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
@@ -33,7 +34,8 @@ import org.meterstore.cold.snapshot.SnapshotView;
  * The {@link SnapshotView} over one loaded Iceberg table. The table object is never refreshed, so
  * the snapshot picked, its W and its schema are fixed when the view is made; every scan names the
  * pinned snapshot id explicitly. Columnar reads open each task's file through the table's own
- * {@code FileIO} ({@link #openBatches}).
+ * {@code FileIO} ({@link #openBatches}), their footers and page indexes kept in the store's {@link
+ * FooterCache}.
  */
 public final class IcebergSnapshotView implements SnapshotView {
   private final Table table;
@@ -43,6 +45,7 @@ public final class IcebergSnapshotView implements SnapshotView {
   private final Instant watermark;
   private final Schema schema;
   private final PlannedFiles planned;
+  private final FooterCache footers;
 
   private IcebergSnapshotView(
       Table table,
@@ -51,8 +54,10 @@ public final class IcebergSnapshotView implements SnapshotView {
       Long snapshotId,
       Instant watermark,
       Schema schema,
-      PlannedFiles planned) {
+      PlannedFiles planned,
+      FooterCache footers) {
     this.planned = planned;
+    this.footers = footers;
     this.table = table;
     this.tableName = tableName;
     this.selector = selector;
@@ -62,31 +67,36 @@ public final class IcebergSnapshotView implements SnapshotView {
   }
 
   /**
-   * Picks {@code selector}'s snapshot of {@code table} and reads its W.
+   * Picks {@code selector}'s snapshot of {@code table} and reads its W; columnar reads keep the
+   * files' footers in {@code footers}.
    *
    * @throws MeterStoreException {@code QUERY} for an unknown snapshot, tag or instant; {@code
    *     INVARIANT_VIOLATED} when the snapshot's W is unknown; {@code STORAGE} when the metadata
    *     cannot be read
    */
   public static IcebergSnapshotView of(Table table, String tableName, SnapshotSelector selector) {
-    return of(table, tableName, selector, null);
+    return of(table, tableName, selector, null, null);
   }
 
   /**
    * As {@link #of(Table, String, SnapshotSelector)}, planning through {@code planned} (the store's
-   * cache of snapshots' files; null plans every scan from the manifests).
+   * cache of snapshots' files) and reading footers through {@code footers}; null for no cache.
    */
   public static IcebergSnapshotView of(
-      Table table, String tableName, SnapshotSelector selector, PlannedFiles planned) {
+      Table table,
+      String tableName,
+      SnapshotSelector selector,
+      PlannedFiles planned,
+      FooterCache footers) {
     try {
       Long id = SnapshotSelection.pick(selector, SnapshotSelection.Metadata.of(table), tableName);
       if (id == null) {
         return new IcebergSnapshotView(
-            table, tableName, selector, null, Instant.EPOCH, table.schema(), planned);
+            table, tableName, selector, null, Instant.EPOCH, table.schema(), planned, footers);
       }
       Instant w = WatermarkReader.resolve(table, table.snapshot(id), tableName);
       return new IcebergSnapshotView(
-          table, tableName, selector, id, w, SnapshotUtil.schemaFor(table, id), planned);
+          table, tableName, selector, id, w, SnapshotUtil.schemaFor(table, id), planned, footers);
     } catch (MeterStoreException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -180,7 +190,8 @@ public final class IcebergSnapshotView implements SnapshotView {
           task.residual(),
           task.start(),
           task.length(),
-          batchRows);
+          batchRows,
+          footers);
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (RuntimeException e) {

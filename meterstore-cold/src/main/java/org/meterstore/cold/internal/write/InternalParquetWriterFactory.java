@@ -7,22 +7,25 @@ import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.parquet.Parquet;
+import org.meterstore.api.table.StandardColumn;
 import org.meterstore.cold.internal.layout.TableLayout;
 
 /**
  * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
  * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
  * filters, sizes) overridden by MeterStore's encodings ({@link TableLayout#encodingProperties}) and
- * each file's bloom filter sizes ({@link BloomSizing}), metrics configuration and sort order, as
- * Iceberg's generic writer factory would use them, but without converting each timestamp to and
- * from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which convert a value
- * repeated as the same object once. Data files only: MeterStore writes no delete files.
+ * each file's bloom filter sizes and page row limit ({@link BloomSizing}), metrics configuration
+ * and sort order, as Iceberg's generic writer factory would use them, but without converting each
+ * timestamp to and from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which
+ * convert a value repeated as the same object once. Data files only: MeterStore writes no delete
+ * files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
@@ -38,8 +41,9 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
   }
 
   /**
-   * A factory for files whose bloom filters are sized by {@code bloom}, and whose timestamps and
-   * values are delta-encoded without a dictionary when they hold few rows.
+   * A factory for files whose bloom filters are sized by {@code bloom}, whose timestamps and values
+   * are delta-encoded without a dictionary when they hold few rows, and whose pages hold half a
+   * location's rows ({@link TableLayout#pageRows}, from the same counts).
    */
   InternalParquetWriterFactory sized(BloomSizing bloom) {
     Map<String, String> p =
@@ -48,6 +52,14 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
                 ? TableLayout.smallFileEncodingProperties()
                 : TableLayout.encodingProperties());
     p.putAll(bloom.properties(table));
+    long locations = bloom.distinct().getOrDefault(StandardColumn.MALO_ID.columnName(), 1L);
+    p.put(
+        TableProperties.PARQUET_PAGE_ROW_LIMIT,
+        Integer.toString(TableLayout.pageRows(bloom.rows(), locations)));
+    String forced = System.getProperty("meterstore.bench.pageRows");
+    if (forced != null) {
+      p.put(TableProperties.PARQUET_PAGE_ROW_LIMIT, forced);
+    }
     return new InternalParquetWriterFactory(table, p);
   }
 

@@ -194,7 +194,7 @@ public final class ColdExecutor implements AutoCloseable {
         cancelled.set(true);
         throw e;
       } finally {
-        metrics.record(unit, run.rowsRead());
+        metrics.record(unit, run);
       }
     }
     return partial;

@@ -72,6 +72,11 @@ final class FileUnit implements ScanUnit {
       }
 
       @Override
+      public long rowsDecoded() {
+        return reader.rowsDecoded();
+      }
+
+      @Override
       public void close() {
         reader.close();
       }

@@ -124,6 +124,10 @@ final class MergeCursor {
     return rows;
   }
 
+  long rowsDecoded() {
+    return reader.rowsDecoded();
+  }
+
   /** Copies the current row into {@code out} and moves past it. */
   void copyAndAdvance() {
     int row = sel[i++];

@@ -178,6 +178,11 @@ final class MergeUnit implements ScanUnit {
     }
 
     @Override
+    public long rowsDecoded() {
+      return all.stream().mapToLong(MergeCursor::rowsDecoded).sum();
+    }
+
+    @Override
     public void close() {
       all.forEach(MergeCursor::close);
     }

@@ -125,7 +125,7 @@ final class RowStream implements ColdRows {
 
   private void finish(Pending p) {
     if (p.run != null) {
-      metrics.record(p.unit, p.run.rowsRead());
+      metrics.record(p.unit, p.run);
       p.run.close();
       p.run = null;
     }

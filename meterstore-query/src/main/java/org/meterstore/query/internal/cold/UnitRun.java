@@ -12,6 +12,14 @@ interface UnitRun extends AutoCloseable {
   /** The rows read from storage so far (before any predicate). */
   long rowsRead();
 
+  /**
+   * The rows decoded from Parquet pages so far, at least {@link #rowsRead()} on the columnar path;
+   * the records path does not know (Iceberg's reader decodes whole row groups) and says 0.
+   */
+  default long rowsDecoded() {
+    return 0;
+  }
+
   @Override
   void close();
 }

@@ -54,7 +54,7 @@ public final class CatalogRuntime {
     this.pinTtl = pinTtl;
     this.metrics = metrics;
     this.coldExecutor =
-        new ColdExecutor(coldReads.threads(), coldReads.inlineBytes(), metrics::coldRowsRead);
+        new ColdExecutor(coldReads.threads(), coldReads.inlineBytes(), metrics.cold());
   }
 
   /**

@@ -6,6 +6,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
+import org.meterstore.query.internal.cold.ColdMetrics;
 
 /**
  * The query instruments of DESIGN § 10, recorded through the OpenTelemetry API (no-ops until the
@@ -22,6 +23,7 @@ public final class QueryMetrics {
   private final DoubleHistogram planDuration;
   private final DoubleHistogram scanDuration;
   private final LongCounter coldRows;
+  private final LongCounter coldRowsDecoded;
 
   /** Instruments on {@code otel}'s meter {@code org.meterstore.query}. */
   public QueryMetrics(OpenTelemetry otel) {
@@ -48,6 +50,30 @@ public final class QueryMetrics {
                 "Cold rows read from storage, by path (columnar or records) and resolution (elided"
                     + " or resolved)")
             .build();
+    coldRowsDecoded =
+        meter
+            .counterBuilder("meterstore.query.cold.rows_decoded")
+            .setUnit("{row}")
+            .setDescription(
+                "Cold rows the columnar reader decoded from Parquet pages to return the columnar"
+                    + " rows of meterstore.query.cold.rows (more where pages hold rows the page"
+                    + " indexes could not skip)")
+            .build();
+  }
+
+  /** The cold executor's view of these instruments. */
+  public ColdMetrics cold() {
+    return new ColdMetrics() {
+      @Override
+      public void rowsRead(String table, String path, String resolution, long rows) {
+        coldRowsRead(table, path, resolution, rows);
+      }
+
+      @Override
+      public void rowsDecoded(String table, long rows) {
+        coldRowsDecoded.add(rows, Attributes.of(TABLE, table));
+      }
+    };
   }
 
   /**

@@ -1,0 +1,88 @@
+package org.meterstore.cold.scan;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+
+/**
+ * One file's metadata as a {@link FooterCache} holds it: the parsed footer (shared read-only by
+ * every reader of the file) and the page indexes of its column chunks, read on first use and kept
+ * with the footer. Thread-safe.
+ */
+final class CachedFile {
+  private final FooterCache cache;
+  private final FooterCache.Key key;
+  private final ParquetMetadata footer;
+  private long weight; // guarded by the cache
+  private final ConcurrentHashMap<Long, Optional<ColumnIndex>> columnIndexes =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, Optional<OffsetIndex>> offsetIndexes =
+      new ConcurrentHashMap<>();
+
+  CachedFile(FooterCache cache, FooterCache.Key key, ParquetMetadata footer, long weight) {
+    this.cache = cache;
+    this.key = key;
+    this.footer = footer;
+    this.weight = weight;
+  }
+
+  FooterCache.Key key() {
+    return key;
+  }
+
+  /** The whole file's footer: every row group, whatever split is read. */
+  ParquetMetadata footer() {
+    return footer;
+  }
+
+  long weight() {
+    return weight;
+  }
+
+  void addWeight(long delta) {
+    weight += delta;
+  }
+
+  /** The column index of {@code chunk}, read through {@code reader} once; null when absent. */
+  ColumnIndex columnIndex(ColumnChunkMetaData chunk, ParquetFileReader reader) throws IOException {
+    Optional<ColumnIndex> held = columnIndexes.get(chunk.getStartingPos());
+    if (held == null) {
+      ColumnIndex read = reader.readColumnIndex(chunk);
+      held = Optional.ofNullable(read);
+      if (columnIndexes.putIfAbsent(chunk.getStartingPos(), held) == null) {
+        cache.grew(this, read == null ? 16 : weigh(read));
+      }
+    }
+    return held.orElse(null);
+  }
+
+  /** The offset index of {@code chunk}, read through {@code reader} once; null when absent. */
+  OffsetIndex offsetIndex(ColumnChunkMetaData chunk, ParquetFileReader reader) throws IOException {
+    Optional<OffsetIndex> held = offsetIndexes.get(chunk.getStartingPos());
+    if (held == null) {
+      OffsetIndex read = reader.readOffsetIndex(chunk);
+      held = Optional.ofNullable(read);
+      if (offsetIndexes.putIfAbsent(chunk.getStartingPos(), held) == null) {
+        cache.grew(this, read == null ? 16 : 64 + 40L * read.getPageCount());
+      }
+    }
+    return held.orElse(null);
+  }
+
+  private static long weigh(ColumnIndex index) {
+    long bytes = 64;
+    for (ByteBuffer b : index.getMinValues()) {
+      bytes += 24 + b.remaining();
+    }
+    for (ByteBuffer b : index.getMaxValues()) {
+      bytes += 24 + b.remaining();
+    }
+    return bytes + 16L * index.getNullPages().size();
+  }
+}

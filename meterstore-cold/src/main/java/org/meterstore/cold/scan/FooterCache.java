@@ -1,0 +1,143 @@
+package org.meterstore.cold.scan;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * Parsed Parquet footers of data files, with the column and offset indexes read for page skipping,
+ * so that a file's metadata is read from the object store and parsed once, not once per query.
+ * Keyed by file location and length: MeterStore's data files are immutable (Iceberg never rewrites
+ * a path), and the length guards against a path reused for other content.
+ *
+ * <p>Bounded by an estimate of the heap the parsed metadata takes ({@link #estimatedBytes()}): a
+ * footer counts about 600 bytes per column chunk plus its key-value metadata, a page index about
+ * its minimum and maximum values plus 40 bytes per page. The least recently used file is evicted
+ * when the total exceeds the bound; a file whose metadata alone exceeds it is read but not kept. A
+ * bound of 0 keeps nothing (every open reads its footer, as without a cache).
+ *
+ * <p>Thread-safe: one cache serves every reader of a store; a file loaded by two threads at once is
+ * read twice and kept once. Holds no file handle.
+ */
+public final class FooterCache {
+  /** The default bound: 64 MiB of parsed metadata, about 20,000 footers of MeterStore's files. */
+  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+  private final long maxBytes;
+  private final LinkedHashMap<Key, CachedFile> files = new LinkedHashMap<>(16, 0.75f, true);
+  private long bytes;
+  private long hits;
+  private long misses;
+
+  /**
+   * A cache of at most {@code maxBytes} estimated bytes.
+   *
+   * @param maxBytes the bound in bytes, at least 0 (0 keeps nothing)
+   * @throws IllegalArgumentException for a negative bound
+   */
+  public FooterCache(long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException(
+          "Invalid maxBytes: " + maxBytes + " (at least 0; 0 keeps nothing)");
+    }
+    this.maxBytes = maxBytes;
+  }
+
+  /** A cache that keeps nothing. */
+  public static FooterCache disabled() {
+    return new FooterCache(0);
+  }
+
+  /** Reads a file's footer on a miss. */
+  @FunctionalInterface
+  interface Loader {
+    ParquetMetadata load() throws IOException;
+  }
+
+  /** A file: its location and length in bytes. */
+  record Key(String location, long length) {}
+
+  /** The cached metadata of the file at {@code location} of {@code length} bytes, loaded once. */
+  CachedFile file(String location, long length, Loader loader) throws IOException {
+    Key key = new Key(location, length);
+    synchronized (this) {
+      CachedFile cached = files.get(key);
+      if (cached != null) {
+        hits++;
+        return cached;
+      }
+      misses++;
+    }
+    ParquetMetadata footer = loader.load();
+    CachedFile loaded = new CachedFile(this, key, footer, estimate(footer));
+    synchronized (this) {
+      CachedFile raced = files.get(key);
+      if (raced != null) {
+        return raced;
+      }
+      if (loaded.weight() <= maxBytes) {
+        files.put(key, loaded);
+        bytes += loaded.weight();
+        evict();
+      }
+    }
+    return loaded;
+  }
+
+  /** Accounts {@code delta} more bytes to {@code file} (a page index it loaded), if it is kept. */
+  synchronized void grew(CachedFile file, long delta) {
+    file.addWeight(delta);
+    if (files.get(file.key()) == file) {
+      bytes += delta;
+      evict();
+    }
+  }
+
+  private void evict() {
+    Iterator<Map.Entry<Key, CachedFile>> eldest = files.entrySet().iterator();
+    while (bytes > maxBytes && eldest.hasNext()) {
+      bytes -= eldest.next().getValue().weight();
+      eldest.remove();
+    }
+  }
+
+  /** The estimated heap bytes of the metadata held. */
+  public synchronized long estimatedBytes() {
+    return bytes;
+  }
+
+  /** The files whose metadata is held. */
+  public synchronized int size() {
+    return files.size();
+  }
+
+  /** Opens that found their file's footer here. */
+  public synchronized long hits() {
+    return hits;
+  }
+
+  /** Opens that read their file's footer. */
+  public synchronized long misses() {
+    return misses;
+  }
+
+  /** The bound in estimated bytes. */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  static long estimate(ParquetMetadata footer) {
+    long estimate = 1024;
+    for (BlockMetaData block : footer.getBlocks()) {
+      estimate += 200 + 600L * block.getColumns().size();
+    }
+    estimate += 200L * footer.getFileMetaData().getSchema().getFieldCount();
+    for (Map.Entry<String, String> kv : footer.getFileMetaData().getKeyValueMetaData().entrySet()) {
+      estimate += 80 + 2L * (kv.getKey().length() + kv.getValue().length());
+    }
+    return estimate;
+  }
+}
