@@ -32,10 +32,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables,
- * and the cache of parsed Parquet footers its columnar reads share ({@link #footerCache()}). Made
- * from a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the
- * catalog MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
+ * The cold tier of one deployment: an Iceberg catalog and the namespace of MeterStore's tables, and
+ * the cache of parsed Parquet footers its columnar reads share ({@link #footerCache()}). Made from
+ * a {@link ColdConfig}; starts no threads. Thread-safe. {@link #close()} closes the catalog
+ * MeterStore built (never a {@link CatalogKind#CUSTOM} one, which the caller owns).
  */
 public final class ColdStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ColdStore.class);
@@ -89,8 +89,8 @@ public final class ColdStore implements AutoCloseable {
 
   /**
    * The parsed Parquet footers and page indexes this store's columnar reads share (bounded by
-   * {@link ColdConfig#footerCacheBytes()}): every table and snapshot view of the store reads a
-   * data file's metadata once while it stays cached.
+   * {@link ColdConfig#footerCacheBytes()}): every table and snapshot view of the store reads a data
+   * file's metadata once while it stays cached.
    */
   public FooterCache footerCache() {
     return footers;

@@ -75,7 +75,9 @@ public record ColdConfig(
     footerCacheBytes = footerCacheBytes == 0 ? FooterCache.DEFAULT_MAX_BYTES : footerCacheBytes;
     if (footerCacheBytes < -1) {
       throw MeterStoreException.invalid(
-          "cold footer cache bytes", footerCacheBytes, "at least 1, 0 for the default, -1 for none");
+          "cold footer cache bytes",
+          footerCacheBytes,
+          "at least 1, 0 for the default, -1 for none");
     }
     requireFitsKind(kind, uri, warehouse, customCatalog);
   }
@@ -102,7 +104,19 @@ public record ColdConfig(
   /** A JDBC catalog at {@code jdbcUrl} with a warehouse on the local filesystem or S3. */
   public static ColdConfig jdbc(String jdbcUrl, String user, String password, String warehouse) {
     return new ColdConfig(
-        CatalogKind.JDBC, jdbcUrl, user, password, warehouse, null, null, 0, 0, null, null, 0, null);
+        CatalogKind.JDBC,
+        jdbcUrl,
+        user,
+        password,
+        warehouse,
+        null,
+        null,
+        0,
+        0,
+        null,
+        null,
+        0,
+        null);
   }
 
   /** A REST catalog at {@code baseUrl}; {@code warehouse} may be null. */
@@ -226,8 +240,8 @@ public record ColdConfig(
   }
 
   /**
-   * This config with another bound for the cache of parsed Parquet footers, in estimated heap bytes:
-   * 0 for the default (64 MiB), -1 to keep no footer.
+   * This config with another bound for the cache of parsed Parquet footers, in estimated heap
+   * bytes: 0 for the default (64 MiB), -1 to keep no footer.
    */
   public ColdConfig withFooterCacheBytes(long bytes) {
     return new ColdConfig(

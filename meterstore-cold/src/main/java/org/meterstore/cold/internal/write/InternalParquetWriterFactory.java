@@ -21,10 +21,11 @@ import org.meterstore.cold.internal.layout.TableLayout;
  * Parquet data writers of a table for rows in Iceberg's internal representation ({@link
  * org.meterstore.cold.internal.layout.InternalRow}): the table's schema, properties (ZSTD, bloom
  * filters, sizes) overridden by MeterStore's encodings ({@link TableLayout#encodingProperties}) and
- * each file's bloom filter sizes and page row limit ({@link BloomSizing}), metrics configuration and sort order, as
- * Iceberg's generic writer factory would use them, but without converting each timestamp to and
- * from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which convert a value
- * repeated as the same object once. Data files only: MeterStore writes no delete files.
+ * each file's bloom filter sizes and page row limit ({@link BloomSizing}), metrics configuration
+ * and sort order, as Iceberg's generic writer factory would use them, but without converting each
+ * timestamp to and from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which
+ * convert a value repeated as the same object once. Data files only: MeterStore writes no delete
+ * files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
@@ -41,8 +42,8 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
 
   /**
    * A factory for files whose bloom filters are sized by {@code bloom}, whose timestamps and values
-   * are delta-encoded without a dictionary when they hold few rows, and whose pages hold half a
-   * location's rows ({@link TableLayout#pageRows}, from the same counts).
+   * are delta-encoded without a dictionary when they hold few rows, and whose pages hold about two
+   * locations' rows ({@link TableLayout#pageRows}, from the same counts).
    */
   InternalParquetWriterFactory sized(BloomSizing bloom) {
     Map<String, String> p =
@@ -55,10 +56,6 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
     p.put(
         TableProperties.PARQUET_PAGE_ROW_LIMIT,
         Integer.toString(TableLayout.pageRows(bloom.rows(), locations)));
-    String forced = System.getProperty("meterstore.bench.pageRows");
-    if (forced != null) {
-      p.put(TableProperties.PARQUET_PAGE_ROW_LIMIT, forced);
-    }
     return new InternalParquetWriterFactory(table, p);
   }
 
