@@ -23,40 +23,44 @@ import org.meterstore.cold.internal.write.SortedChunkWriter;
 
 /**
  * A throwaway measurement, not a test (no assertion; run by hand with {@code -Dtest=PageRowsBench
- * -Dbench.pageRows=20000,1000}): a month of quarter-hours of {@code bench.locations} locations
- * written by MeterStore's writer with each page row limit, then a full read of three columns and
- * one location's month, timed (best of {@code bench.repeat}). Prints to stdout.
+ * -Dbench.locations=300 -Dbench.chunkRows=100000}): a month of quarter-hours of {@code
+ * bench.locations} locations written by MeterStore's writer (pages by {@code TableLayout.pageRows})
+ * and, file by file, with Parquet's default 20,000-row pages; then a full read of three columns and
+ * one location's month of each, timed (best of {@code bench.repeat}), with the files' bytes by
+ * column. Prints to stdout. ADR 0022 records its numbers.
  */
 class PageRowsBench {
   @TempDir Path dir;
 
   @Test
-  void measure() {
+  void measure() throws java.io.IOException {
     int locations = Integer.getInteger("bench.locations", 300);
     int chunk = Integer.getInteger("bench.chunkRows", 1_000_000);
-    for (String p : System.getProperty("bench.pageRows", "20000,1000").split(",")) {
-      System.setProperty("meterstore.bench.pageRows", p);
-      TableDefinition def = TableDefinition.interval("bench" + p);
-      Schema schema = TableLayout.schema(def);
-      Table table =
-          new HadoopTables(new org.apache.hadoop.conf.Configuration())
-              .create(
-                  schema,
-                  PartitionSpec.unpartitioned(),
-                  TableLayout.sortOrder(schema),
-                  TableLayout.properties(def, 128L << 20),
-                  dir.resolve("t" + p).toString());
-      List<DataFile> files =
-          new SortedChunkWriter(table, def, chunk, 512L << 20)
-              .write(rows(locations), r -> {})
-              .files();
-      long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-      long rows = files.stream().mapToLong(DataFile::recordCount).sum();
-      System.out.printf(
-          "page rows %s: %d files, %d rows, %d bytes%n", p, files.size(), rows, bytes);
-      breakdown(files);
-      String malo = String.format("5%010d", locations / 2);
-      for (int i = 0; i < 2; i++) {
+    TableDefinition def = TableDefinition.interval("bench");
+    Schema schema = TableLayout.schema(def);
+    Table table =
+        new HadoopTables(new org.apache.hadoop.conf.Configuration())
+            .create(
+                schema,
+                PartitionSpec.unpartitioned(),
+                TableLayout.sortOrder(schema),
+                TableLayout.properties(def, 128L << 20),
+                dir.resolve("t").toString());
+    List<DataFile> after =
+        new SortedChunkWriter(table, def, chunk, 512L << 20)
+            .write(rows(locations), r -> {})
+            .files();
+    List<DataFile> before = before(table, def, after, locations);
+    String malo = String.format("5%010d", locations / 2);
+    for (int round = 0; round < 2; round++) {
+      for (List<DataFile> files : List.of(before, after)) {
+        String label = files == before ? "20,000-row pages" : "pages by TableLayout.pageRows";
+        long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        long rows = files.stream().mapToLong(DataFile::recordCount).sum();
+        System.out.printf("%s: %d files, %d rows, %d bytes%n", label, files.size(), rows, bytes);
+        if (round == 0) {
+          breakdown(files);
+        }
         time("full", table, files, Expressions.alwaysTrue(), List.of("malo_id", "from", "value"));
         time(
             "point",
@@ -66,7 +70,40 @@ class PageRowsBench {
             List.of("malo_id", "from", "value"));
       }
     }
-    System.clearProperty("meterstore.bench.pageRows");
+  }
+
+  /** The same rows, file by file as {@code after} split them, with Parquet's default page rows. */
+  private static List<DataFile> before(
+      Table table, TableDefinition def, List<DataFile> after, int locations)
+      throws java.io.IOException {
+    org.meterstore.cold.internal.layout.RowConverter converter =
+        new org.meterstore.cold.internal.layout.RowConverter(def, table.schema());
+    List<DataFile> out = new ArrayList<>();
+    Iterator<Object[]> rows = rows(locations);
+    for (DataFile f : after) {
+      org.apache.iceberg.io.OutputFile file =
+          table.io().newOutputFile(f.location() + ".before.parquet");
+      org.apache.iceberg.parquet.Parquet.DataWriteBuilder b =
+          org.apache.iceberg.parquet.Parquet.writeData(file).forTable(table);
+      TableLayout.encodingProperties().forEach(b::set);
+      b.set(org.apache.iceberg.TableProperties.PARQUET_PAGE_ROW_LIMIT, "20000");
+      org.apache.iceberg.io.DataWriter<org.apache.iceberg.data.Record> w =
+          b.createWriterFunc(org.apache.iceberg.data.parquet.GenericParquetWriter::create)
+              .withSpec(table.spec())
+              .withPartition(null)
+              .withSortOrder(table.sortOrder())
+              .overwrite()
+              .build();
+      try {
+        for (long i = 0; i < f.recordCount(); i++) {
+          w.write(converter.toRecord(rows.next()));
+        }
+      } finally {
+        w.close();
+      }
+      out.add(w.toDataFile());
+    }
+    return out;
   }
 
   private static void time(
