@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.parquet.ParquetCodecFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
@@ -43,10 +41,8 @@ public final class ColumnBatchReader implements AutoCloseable {
   /** Rows per batch unless asked otherwise: a few thousand, so vectors stay in cache. */
   public static final int DEFAULT_BATCH_ROWS = 4096;
 
-  private static final Configuration CONF = new Configuration(false);
-
   private final ParquetFileReader reader;
-  private final ParquetCodecFactory codecs;
+  private final PageCodecs codecs;
   private final FileColumns columns;
   private final RowSelection selection;
   private final int batchRows;
@@ -59,7 +55,7 @@ public final class ColumnBatchReader implements AutoCloseable {
 
   private ColumnBatchReader(
       IndexedFileReader reader,
-      ParquetCodecFactory codecs,
+      PageCodecs codecs,
       FileColumns columns,
       RowSelection selection,
       int batchRows) {
@@ -116,7 +112,7 @@ public final class ColumnBatchReader implements AutoCloseable {
       throw new IllegalArgumentException("Invalid batchRows: " + batchRows + " (at least 1)");
     }
     List<Types.NestedField> fields = fields(schema, columns);
-    ParquetCodecFactory codecs = new ParquetCodecFactory(CONF, 0);
+    PageCodecs codecs = new PageCodecs();
     ParquetReadOptions options =
         // a plain configuration: a Hadoop one parses core-default.xml for every file opened
         new ParquetReadOptions.Builder(new PlainParquetConfiguration())
@@ -246,7 +242,7 @@ public final class ColumnBatchReader implements AutoCloseable {
   }
 
   private static void closeQuietly(
-      ParquetFileReader reader, SeekableInputStream stream, ParquetCodecFactory codecs) {
+      ParquetFileReader reader, SeekableInputStream stream, PageCodecs codecs) {
     try {
       if (reader != null) {
         reader.close();

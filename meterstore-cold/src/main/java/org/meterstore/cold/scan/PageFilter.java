@@ -1,9 +1,7 @@
 package org.meterstore.cold.scan;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Binder;
@@ -105,11 +103,14 @@ final class PageFilter {
       return FilterApi.eq(column, Binary.fromString(v.toString()));
     }
     if (p.isSetPredicate() && p.op() == Expression.Operation.IN) {
-      Set<Binary> values = new HashSet<>();
+      // an OR of equalities: Parquet's column index answers IN by the set's minimum and maximum
+      // alone, which for two distant locations keeps every page between them
+      FilterPredicate any = null;
       for (Object v : p.asSetPredicate().literalSet()) {
-        values.add(Binary.fromString(v.toString()));
+        FilterPredicate eq = FilterApi.eq(column, Binary.fromString(v.toString()));
+        any = any == null ? eq : FilterApi.or(any, eq);
       }
-      return FilterApi.in(column, values);
+      return any;
     }
     return null;
   }

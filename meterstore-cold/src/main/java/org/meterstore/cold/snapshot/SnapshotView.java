@@ -95,8 +95,10 @@ public interface SnapshotView {
   /**
    * Opens one planned task's data file for columnar reading through the table's own {@code FileIO}:
    * {@code columns} (by name, in the order of the batches' vectors), the task's split, row groups
-   * skipped by the task's residual filter. The task's delete files are <em>not</em> applied: a
-   * caller reads a task with deletes through {@link #readRecords} instead.
+   * and pages skipped by the task's residual filter (the rows returned may still not match it:
+   * callers filter rows). The file's footer and page indexes come from the store's footer cache.
+   * The task's delete files are <em>not</em> applied: a caller reads a task with deletes through
+   * {@link #readRecords} instead.
    *
    * @param task a task planned by this view
    * @param columns column names of {@link #schema()}

@@ -42,8 +42,8 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
 
   /**
    * A factory for files whose bloom filters are sized by {@code bloom}, whose timestamps and values
-   * are delta-encoded without a dictionary when they hold few rows, and whose pages hold half a
-   * location's rows ({@link TableLayout#pageRows}, from the same counts).
+   * are delta-encoded without a dictionary when they hold few rows, and whose pages hold about two
+   * locations' rows ({@link TableLayout#pageRows}, from the same counts).
    */
   InternalParquetWriterFactory sized(BloomSizing bloom) {
     Map<String, String> p =
@@ -56,10 +56,6 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
     p.put(
         TableProperties.PARQUET_PAGE_ROW_LIMIT,
         Integer.toString(TableLayout.pageRows(bloom.rows(), locations)));
-    String forced = System.getProperty("meterstore.bench.pageRows");
-    if (forced != null) {
-      p.put(TableProperties.PARQUET_PAGE_ROW_LIMIT, forced);
-    }
     return new InternalParquetWriterFactory(table, p);
   }
 

@@ -63,6 +63,7 @@ class ColdThroughputBench {
       System.out.printf("wrote %d meters in %.1f s%n", meters, (System.nanoTime() - t0) / 1e9);
       SnapshotView elided = table.view(org.meterstore.cold.snapshot.SnapshotSelector.current());
       if (!Boolean.getBoolean("bench.skipElided")) {
+        point(def, elided, Workload.malo(meters / 2), from);
         run("elided", def, elided);
       }
       if (Boolean.getBoolean("bench.elidedOnly")) {
@@ -161,6 +162,65 @@ class ColdThroughputBench {
     System.out.printf(
         "%s generic records (1 thread, 3 columns, sum only): %d rows in %.3f s = %.1f M rows/s%n",
         label, n, d / 1e9, n / (d / 1e3));
+  }
+
+  /** One location's first month, read columnar: time, rows returned and rows decoded. */
+  private static void point(TableDefinition def, SnapshotView view, String malo, Instant from) {
+    int maloCol = ScanColumns.index(def, "malo_id");
+    int fromCol = ScanColumns.index(def, "from");
+    int value = ScanColumns.index(def, "value");
+    Instant to = from.atZone(java.time.ZoneOffset.UTC).plusMonths(1).toInstant();
+    long micros0 = from.toEpochMilli() * 1000;
+    long micros1 = to.toEpochMilli() * 1000;
+    ColdRequest request =
+        new ColdRequest(
+            def,
+            view,
+            Expressions.and(
+                Expressions.equal("malo_id", malo),
+                Expressions.and(
+                    Expressions.greaterThanOrEqual("from", micros0),
+                    Expressions.lessThan("from", micros1))),
+            List.of(
+                new ColdPred.Cmp(maloCol, ColdPred.Op.EQ, malo),
+                new ColdPred.Cmp(fromCol, ColdPred.Op.GE, from.toEpochMilli()),
+                new ColdPred.Cmp(fromCol, ColdPred.Op.LT, to.toEpochMilli())),
+            List.of(),
+            true,
+            new int[] {maloCol, fromCol, value});
+    long[] counts = new long[2];
+    ColdMetrics metrics =
+        new ColdMetrics() {
+          @Override
+          public void rowsRead(String table, String path, String resolution, long rows) {
+            counts[0] += rows;
+          }
+
+          @Override
+          public void rowsDecoded(String table, long rows) {
+            counts[1] += rows;
+          }
+        };
+    try (ColdExecutor exec = new ColdExecutor(1, metrics)) {
+      long best = Long.MAX_VALUE;
+      long n = 0;
+      for (int i = 0; i < Integer.getInteger("bench.repeat", 5) * 4; i++) {
+        counts[0] = 0;
+        counts[1] = 0;
+        n = 0;
+        long t = System.nanoTime();
+        try (ColdRows r = exec.rows(request)) {
+          while (r.hasNext()) {
+            r.next();
+            n++;
+          }
+        }
+        best = Math.min(best, System.nanoTime() - t);
+      }
+      System.out.printf(
+          "point read %s month: %d rows returned, %d read, %d decoded in %.2f ms (best)%n",
+          malo, n, counts[0], counts[1], best / 1e6);
+    }
   }
 
   private static Reading reading(int meter, Instant from, String value, String version) {
