@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -24,6 +25,18 @@ final class CachedFile {
       new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Long, Optional<OffsetIndex>> offsetIndexes =
       new ConcurrentHashMap<>();
+
+  private final ConcurrentHashMap<Long, Optional<Dictionary>> dictionaries =
+      new ConcurrentHashMap<>();
+
+  /** A decoded dictionary and the bytes it holds. */
+  record Decoded(Dictionary dictionary, long bytes) {}
+
+  /** Reads and decodes one chunk's dictionary. */
+  @FunctionalInterface
+  interface DictionaryRead {
+    Decoded read() throws IOException;
+  }
 
   CachedFile(FooterCache cache, FooterCache.Key key, ParquetMetadata footer, long weight) {
     this.cache = cache;
@@ -70,6 +83,23 @@ final class CachedFile {
       held = Optional.ofNullable(read);
       if (offsetIndexes.putIfAbsent(chunk.getStartingPos(), held) == null) {
         cache.grew(this, read == null ? 16 : 64 + 40L * read.getPageCount());
+      }
+    }
+    return held.orElse(null);
+  }
+
+  /**
+   * The decoded dictionary of the column chunk starting at {@code chunkStart}, decoded by {@code
+   * read} once and kept with the footer; null when the chunk has none. Only for dictionaries that
+   * copy their values out of the page (numbers), so nothing kept points into a page buffer.
+   */
+  Dictionary dictionary(long chunkStart, DictionaryRead read) throws IOException {
+    Optional<Dictionary> held = dictionaries.get(chunkStart);
+    if (held == null) {
+      Decoded decoded = read.read();
+      held = Optional.ofNullable(decoded == null ? null : decoded.dictionary());
+      if (dictionaries.putIfAbsent(chunkStart, held) == null) {
+        cache.grew(this, 64 + (decoded == null ? 0 : decoded.bytes()));
       }
     }
     return held.orElse(null);

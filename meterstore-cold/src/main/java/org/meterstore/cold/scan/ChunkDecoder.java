@@ -50,16 +50,47 @@ abstract class ChunkDecoder {
 
   /** Starts a new row group's chunk; reads its dictionary page if there is one. */
   final void start(PageReader chunk) {
+    start(chunk, null, 0);
+  }
+
+  /**
+   * Starts a new row group's chunk, which starts at byte {@code chunkStart} of the file; a numeric
+   * dictionary is decoded once per file and chunk and kept in {@code cached} (null: none kept).
+   */
+  final void start(PageReader chunk, CachedFile cached, long chunkStart) {
     this.pages = chunk;
     this.left = 0;
     this.row = 0;
     try {
-      DictionaryPage page = chunk.readDictionaryPage();
-      dictionary = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+      dictionary =
+          cached != null && numeric()
+              ? cached.dictionary(chunkStart, () -> decode(chunk))
+              : dictionaryOf(chunk);
       startRowGroup(dictionary);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private boolean numeric() {
+    return switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
+      case INT32, INT64, FLOAT, DOUBLE -> true;
+      default -> false;
+    };
+  }
+
+  private Dictionary dictionaryOf(PageReader chunk) throws IOException {
+    DictionaryPage page = chunk.readDictionaryPage();
+    return page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+  }
+
+  private CachedFile.Decoded decode(PageReader chunk) throws IOException {
+    DictionaryPage page = chunk.readDictionaryPage();
+    if (page == null) {
+      return null;
+    }
+    Dictionary d = page.getEncoding().initDictionary(descriptor, page);
+    return new CachedFile.Decoded(d, 2L * page.getUncompressedSize());
   }
 
   /** A new row group begins; {@code dictionary} is its chunk's dictionary or null. */

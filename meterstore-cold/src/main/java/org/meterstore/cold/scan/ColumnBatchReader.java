@@ -41,7 +41,7 @@ public final class ColumnBatchReader implements AutoCloseable {
   /** Rows per batch unless asked otherwise: a few thousand, so vectors stay in cache. */
   public static final int DEFAULT_BATCH_ROWS = 4096;
 
-  private final ParquetFileReader reader;
+  private final IndexedFileReader reader;
   private final PageCodecs codecs;
   private final FileColumns columns;
   private final RowSelection selection;
@@ -207,7 +207,7 @@ public final class ColumnBatchReader implements AutoCloseable {
     }
     PageReadStore pages = reader.readFilteredRowGroup(index, rows);
     read++;
-    columns.start(pages);
+    columns.start(pages, reader.getRowGroups().get(index), reader.cached());
     spans = RowSpans.of(rows);
     return true;
   }

@@ -7,6 +7,9 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -97,11 +100,31 @@ final class FileColumns {
   }
 
   void start(PageReadStore pages) {
+    start(pages, null, null);
+  }
+
+  /**
+   * Starts the row group {@code block} (of the file {@code cached} keeps; both null when nothing is
+   * kept) whose pages {@code pages} holds.
+   */
+  void start(PageReadStore pages, BlockMetaData block, CachedFile cached) {
     for (ChunkDecoder d : decoders) {
-      if (d != null) {
-        d.start(pages.getPageReader(d.descriptor));
+      if (d == null) {
+        continue;
+      }
+      long chunkStart = cached == null ? 0 : chunkStart(block, d.descriptor);
+      d.start(pages.getPageReader(d.descriptor), chunkStart < 0 ? null : cached, chunkStart);
+    }
+  }
+
+  private static long chunkStart(BlockMetaData block, ColumnDescriptor descriptor) {
+    ColumnPath path = ColumnPath.get(descriptor.getPath());
+    for (ColumnChunkMetaData c : block.getColumns()) {
+      if (c.getPath().equals(path)) {
+        return c.getStartingPos();
       }
     }
+    return -1;
   }
 
   /** The vectors of the rows of {@code spans}' current batch, one per requested column. */

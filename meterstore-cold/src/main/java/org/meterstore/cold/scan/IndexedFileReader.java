@@ -25,6 +25,11 @@ import org.apache.parquet.io.SeekableInputStream;
 final class IndexedFileReader extends ParquetFileReader {
   private final CachedFile cached;
 
+  /** Where this file's metadata is kept between opens. */
+  CachedFile cached() {
+    return cached;
+  }
+
   /**
    * @param split the file's footer with the row groups of the split to read
    * @param cached where the file's page indexes are kept

@@ -35,9 +35,58 @@ final class TableStates {
    */
   static TableState resolve(
       CatalogRuntime rt, TableDefinition def, ReadMode mode, boolean pin, FromRange range) {
+    Instant proved = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return attempt(rt, def, mode, pin, range, proved);
+      } catch (Raced raced) {
+        if (attempt == MAX_ATTEMPTS) {
+          throw raced.violation;
+        }
+        proved = raced.committed;
+      }
+    }
+  }
+
+  /** Attempts at reading a state while archival commits faster than the reads line up. */
+  private static final int MAX_ATTEMPTS = 5;
+
+  /**
+   * The committed watermark read after the snapshot lies above the snapshot's W. Archival records
+   * the committed W after each commit, so an archival commit between the two reads looks exactly
+   * like a rollback. Read again, the snapshot now comes after that committed W was read: a W still
+   * below it is a rollback (then {@link #attempt} throws the violation itself).
+   */
+  private static final class Raced extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient Instant committed;
+    final MeterStoreException violation;
+
+    Raced(Instant committed, MeterStoreException violation) {
+      super(null, null, false, false);
+      this.committed = committed;
+      this.violation = violation;
+    }
+  }
+
+  /**
+   * One reading of the state; {@code proved} is a committed watermark read before this attempt's
+   * snapshot (null on the first): a snapshot below it was rolled back.
+   */
+  private static TableState attempt(
+      CatalogRuntime rt,
+      TableDefinition def,
+      ReadMode mode,
+      boolean pin,
+      FromRange range,
+      Instant proved) {
     boolean readsCold = mode.kind() != ReadMode.Kind.OPERATIONAL;
     boolean readsHot = !mode.kind().coldOnly();
     Cold cold = readsCold ? cold(rt, def, mode, readsHot) : Cold.NONE;
+    boolean checked = cold.snapshot() != null && readsCurrentSnapshot(mode);
+    if (checked && proved != null) {
+      cold.snapshot().watermarkNotBelow(proved);
+    }
     if (!readsHot) {
       return new TableState(
           def, mode, true, false, cold.snapshot(), Instant.MAX, cold.failure(), List.of(), null);
@@ -48,8 +97,15 @@ final class TableStates {
     FromRange window = pin && boundaryKnown ? pinWindow(range, known) : null;
     ReaderView view = view(rt, def, window);
     try {
-      if (cold.snapshot() != null && readsCurrentSnapshot(mode)) {
-        cold.snapshot().watermarkNotBelow(view.committedWatermark());
+      if (checked) {
+        try {
+          cold.snapshot().watermarkNotBelow(view.committedWatermark());
+        } catch (MeterStoreException e) {
+          if (e.kind() == ErrorKind.INVARIANT_VIOLATED) {
+            throw new Raced(view.committedWatermark(), e);
+          }
+          throw e;
+        }
       }
       List<PartitionInfo> all = view.partitions();
       List<PartitionInfo> partitions;
@@ -154,7 +210,14 @@ final class TableStates {
       }
       return;
     }
-    view.watermarkNotBelow(committed);
+    try {
+      view.watermarkNotBelow(committed);
+    } catch (MeterStoreException e) {
+      if (e.kind() == ErrorKind.INVARIANT_VIOLATED) {
+        throw new Raced(committed, e);
+      }
+      throw e;
+    }
   }
 
   /** Whether the mode reads the table's current snapshot (every mode but the as-of ones). */
