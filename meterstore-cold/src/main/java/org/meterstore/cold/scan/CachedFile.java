@@ -3,6 +3,7 @@ package org.meterstore.cold.scan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -10,6 +11,7 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.io.api.Binary;
 
 /**
  * One file's metadata as a {@link FooterCache} holds it: the parsed footer (shared read-only by
@@ -31,6 +33,15 @@ final class CachedFile {
 
   /** A decoded dictionary and the bytes it holds. */
   record Decoded(Dictionary dictionary, long bytes) {}
+
+  private final ConcurrentHashMap<Long, Optional<Set<Binary>>> textValues =
+      new ConcurrentHashMap<>();
+
+  /** Reads one text chunk's dictionary values. */
+  @FunctionalInterface
+  interface TextValuesRead {
+    Set<Binary> read() throws IOException;
+  }
 
   /** Reads and decodes one chunk's dictionary. */
   @FunctionalInterface
@@ -100,6 +111,28 @@ final class CachedFile {
       held = Optional.ofNullable(decoded == null ? null : decoded.dictionary());
       if (dictionaries.putIfAbsent(chunkStart, held) == null) {
         cache.grew(this, 64 + (decoded == null ? 0 : decoded.bytes()));
+      }
+    }
+    return held.orElse(null);
+  }
+
+  /**
+   * The values of the text dictionary of the column chunk starting at {@code chunkStart}, read by
+   * {@code read} once (copied out of the page) and kept with the footer; null without one.
+   */
+  Set<Binary> textValues(long chunkStart, TextValuesRead read) throws IOException {
+    Optional<Set<Binary>> held = textValues.get(chunkStart);
+    if (held == null) {
+      Set<Binary> values = read.read();
+      held = Optional.ofNullable(values == null ? null : Set.copyOf(values));
+      if (textValues.putIfAbsent(chunkStart, held) == null) {
+        long bytes = 64;
+        if (values != null) {
+          for (Binary b : values) {
+            bytes += 48 + b.length();
+          }
+        }
+        cache.grew(this, bytes);
       }
     }
     return held.orElse(null);

@@ -1,5 +1,7 @@
 package org.meterstore.cold.scan;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -24,13 +26,14 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Which rows of each row group a reader decodes. A row group is skipped when the residual filter
- * rules it out by its column statistics, its bloom filters or, unless it has bloom filters and a
- * page predicate applies, its dictionaries (the cheapest first; Iceberg's own row-group filters).
- * Of a row group that may match, only the row ranges whose pages the {@link PageFilter page
- * predicate} may match are read, found through the file's column indexes and offset indexes. The
- * page indexes are not consulted when the row group's statistics show that every row matches (a
- * year's scan of whole months), nor when a column to read has no offset index (a foreign writer's
- * file): then every row is read.
+ * rules it out by its column statistics, its bloom filters or its dictionaries (the cheapest first;
+ * Iceberg's own row-group filters, except that text equalities of the page predicate are checked
+ * against dictionaries kept decoded with the file's footer, {@link DictionaryMembership}). Of a row
+ * group that may match, only the row ranges whose pages the {@link PageFilter page predicate} may
+ * match are read, found through the file's column indexes and offset indexes. The page indexes are
+ * not consulted when the row group's statistics show that every row matches (a year's scan of whole
+ * months), nor when a column to read has no offset index (a foreign writer's file): then every row
+ * is read.
  */
 final class RowSelection {
   private final Schema schema;
@@ -107,21 +110,16 @@ final class RowSelection {
     if (!blooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block))) {
       return false;
     }
-    // A dictionary check decodes and compares every entry of a chunk's dictionary, per execution
-    // (a fifth of a one-location read's time). Where the row group carries bloom filters (all of
-    // MeterStore's files past a thousand rows) they have answered "absent" already, and the page
-    // indexes narrow the rest; the dictionaries are asked only for files without either.
-    return (pages != null && hasBloomFilters(block))
-        || dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block));
-  }
-
-  private static boolean hasBloomFilters(BlockMetaData block) {
-    for (ColumnChunkMetaData c : block.getColumns()) {
-      if (c.getBloomFilterOffset() >= 0) {
-        return true;
+    if (pages != null && reader.cached() != null) {
+      // the text equalities against dictionaries kept decoded with the footer: one hash probe
+      try {
+        return DictionaryMembership.mayMatch(
+            pages, block, fileSchema, reader.cached(), reader.getDictionaryReader(block));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
-    return false;
+    return dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block));
   }
 
   private static Map<ColumnPath, ColumnChunkMetaData> chunks(BlockMetaData block) {
