@@ -37,6 +37,29 @@ final class CachedFile {
   private final ConcurrentHashMap<Long, Optional<Set<Binary>>> textValues =
       new ConcurrentHashMap<>();
 
+  private final ConcurrentHashMap<Long, String[]> textStrings = new ConcurrentHashMap<>();
+
+  /**
+   * The decoded strings of the text dictionary of the chunk starting at {@code chunkStart}, one
+   * slot per entry of its {@code size}, filled by readers as they decode entries (see {@link
+   * ParquetTextDictionary}); kept with the footer.
+   */
+  String[] textStrings(long chunkStart, int size) {
+    String[] held = textStrings.get(chunkStart);
+    if (held == null || held.length != size) {
+      String[] fresh = new String[size];
+      held = textStrings.putIfAbsent(chunkStart, fresh);
+      if (held == null) {
+        held = fresh;
+        // the slots and, once filled, about as many short strings
+        cache.grew(this, 64 + 64L * size);
+      } else if (held.length != size) {
+        return fresh;
+      }
+    }
+    return held;
+  }
+
   /** Reads one text chunk's dictionary values. */
   @FunctionalInterface
   interface TextValuesRead {

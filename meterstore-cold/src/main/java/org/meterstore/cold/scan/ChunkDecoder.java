@@ -66,7 +66,7 @@ abstract class ChunkDecoder {
           cached != null && numeric()
               ? cached.dictionary(chunkStart, () -> decode(chunk))
               : dictionaryOf(chunk);
-      startRowGroup(dictionary);
+      startRowGroup(dictionary, cached, chunkStart);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -95,6 +95,14 @@ abstract class ChunkDecoder {
 
   /** A new row group begins; {@code dictionary} is its chunk's dictionary or null. */
   abstract void startRowGroup(Dictionary dictionary);
+
+  /**
+   * A new row group begins, of the chunk starting at {@code chunkStart} of the file {@code cached}
+   * keeps (null: nothing kept); decoders that keep decoded values per chunk override it.
+   */
+  void startRowGroup(Dictionary dictionary, CachedFile cached, long chunkStart) {
+    startRowGroup(dictionary);
+  }
 
   /** Makes sure the vector's arrays hold {@code rows} rows. */
   abstract void ensure(int rows);

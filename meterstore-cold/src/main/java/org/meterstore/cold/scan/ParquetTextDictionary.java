@@ -8,7 +8,8 @@ import org.apache.parquet.column.Dictionary;
 
 /**
  * The text dictionary of one row group's column chunk: ids below the Parquet dictionary's size are
- * its entries, decoded from UTF-8 once, on first use; values of plain-encoded pages (a writer falls
+ * its entries, decoded from UTF-8 once, on first use (once per file and chunk when the file's
+ * footer is kept, {@link CachedFile#textStrings}); values of plain-encoded pages (a writer falls
  * back to plain when the dictionary grows too large) get the following ids, one per distinct
  * string.
  */
@@ -19,8 +20,17 @@ final class ParquetTextDictionary implements TextDictionary {
   private final Map<String, Integer> plainIds = new HashMap<>();
 
   ParquetTextDictionary(Dictionary dictionary) {
+    this(dictionary, new String[dictionary == null ? 0 : dictionary.getMaxId() + 1]);
+  }
+
+  /**
+   * The dictionary whose entries are decoded into {@code decoded} (one slot per entry), which
+   * readers of the same chunk may share: a slot is written once with an immutable string, so a
+   * racing reader at worst decodes the same entry again.
+   */
+  ParquetTextDictionary(Dictionary dictionary, String[] decoded) {
     this.dictionary = dictionary;
-    this.decoded = new String[dictionary == null ? 0 : dictionary.getMaxId() + 1];
+    this.decoded = decoded;
   }
 
   @Override

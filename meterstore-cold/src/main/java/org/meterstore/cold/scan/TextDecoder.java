@@ -22,6 +22,16 @@ final class TextDecoder extends ChunkDecoder {
   }
 
   @Override
+  void startRowGroup(Dictionary dictionary, CachedFile cached, long chunkStart) {
+    if (cached == null || dictionary == null) {
+      startRowGroup(dictionary);
+      return;
+    }
+    int size = dictionary.getMaxId() + 1;
+    this.text = new ParquetTextDictionary(dictionary, cached.textStrings(chunkStart, size));
+  }
+
+  @Override
   void ensure(int rows) {
     if (out.length < rows) {
       out = new int[rows];
