@@ -258,6 +258,31 @@ class ColdExecutorIT {
   }
 
   @Test
+  void aReadOfOneLocationRunsOnTheCallersThreadAndAnswersAsThePoolDoes() {
+    SnapshotView view = ColdData.view(table);
+    String malo = org.meterstore.testing.workload.Workload.malo(3);
+    ColdRequest r =
+        new ColdRequest(
+            def,
+            view,
+            Expressions.equal("malo_id", malo),
+            List.of(new ColdPred.Cmp(0, ColdPred.Op.EQ, malo)),
+            List.of(),
+            true,
+            ColdData.all(def));
+    List<Object[]> pooled;
+    try (ColdExecutor pool = new ColdExecutor(2, 0, METRICS)) {
+      pooled = ColdData.drain(pool.rows(r));
+    }
+    assertThat(coldThreads()).isZero();
+    try (ColdExecutor exec = new ColdExecutor(2, METRICS)) {
+      List<Object[]> inline = ColdData.drain(exec.rows(r));
+      assertThat(coldThreads()).as("a point read never waits for the pool").isZero();
+      assertThat(ColdData.canonical(inline)).isEqualTo(ColdData.canonical(pooled)).isNotEmpty();
+    }
+  }
+
+  @Test
   void aMissingFileIsARetryableStorageError() throws Exception {
     TableDefinition broken = TableDefinition.interval("broken");
     ColdTable t = store.createTable(broken);
