@@ -49,9 +49,18 @@ final class Child implements AutoCloseable {
 
   /** Starts {@code java -cp <this JVM's class path> <main> args…}. */
   static Child start(Class<?> main, Path stderr, List<String> args) throws IOException {
+    return start(main, "512m", stderr, args);
+  }
+
+  /**
+   * As {@link #start(Class, Path, List)}, with a heap of at most {@code maxHeap} ({@code -Xmx}).
+   */
+  static Child start(Class<?> main, String maxHeap, Path stderr, List<String> args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx512m");
+    command.add("-Xmx" + maxHeap);
+    command.add("-XX:+ExitOnOutOfMemoryError");
     // short-lived children on a shared 2-core machine: start fast, keep few GC and JIT threads
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.Table;
@@ -30,8 +31,9 @@ import org.meterstore.cold.internal.layout.RowConverter;
  * readings: same key and version with the same value, unit and quality is a {@code DUPLICATE}; with
  * anything else it is an integrity violation; a different version scope for the same key (a second
  * network operator) is one too, and so is an interval overlapping another start of the same reading
- * under the same version ({@code spans_do_not_overlap}; the scan reaches one month before the
- * batch's earliest start for that).
+ * under the same version ({@code spans_do_not_overlap}; where the grid allows overlap, the scan
+ * reaches one month before the batch's earliest start for that). It keeps only the stored rows that
+ * decide a batch reading, so its memory grows with the batch.
  */
 final class DuplicateCheck {
   /**
@@ -79,7 +81,7 @@ final class DuplicateCheck {
     Map<List<Object>, List<Object[]>> stored = storedByKey(table, batch);
     // On a grid that excludes overlap two spans of one reading and version overlap only by sharing
     // from, that is the whole merge key, which the version check decides: no span index needed.
-    boolean spansChecked = !definition.gridExcludesOverlap();
+    boolean spansChecked = spansChecked();
     Map<List<Object>, TreeMap<Instant, Object[]>> spans = new HashMap<>();
     if (spansChecked) {
       stored.values().forEach(rows -> rows.forEach(r -> indexSpan(spans, spanVersionKey(r), r)));
@@ -213,19 +215,28 @@ final class DuplicateCheck {
     return key;
   }
 
+  /**
+   * The stored rows that can decide a reading of {@code batch}: those with a merge key in the batch
+   * and, where spans are checked, those whose span overlaps a batch reading's span of the same
+   * reading. What the scan reads beside them (every row of the batch's locations in its range) is
+   * dropped as it streams by, so the memory this takes grows with the batch, not with the stored
+   * month: a restatement of every location's month would otherwise hold the month.
+   */
   private Map<List<Object>, List<Object[]>> storedByKey(Table table, List<Object[]> batch) {
     Map<List<Object>, List<Object[]>> stored = new HashMap<>();
     if (table.currentSnapshot() == null) {
       return stored;
     }
-    Set<List<Object>> wanted = new HashSet<>();
-    batch.forEach(r -> wanted.add(spanKey(r)));
+    Set<List<Object>> keys = new HashSet<>();
+    batch.forEach(r -> keys.add(key(r)));
+    Map<List<Object>, NavigableMap<Instant, Instant>> reach = spansChecked() ? reach(batch) : null;
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).where(filter(batch)).build()) {
       for (Record record : records) {
         Object[] row = converter.toRow(record);
-        if (wanted.contains(spanKey(row))) {
-          stored.computeIfAbsent(key(row), k -> new ArrayList<>()).add(row);
+        List<Object> key = key(row);
+        if (keys.contains(key) || (reach != null && overlapsBatch(reach, row))) {
+          stored.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
         }
       }
     } catch (java.io.IOException e) {
@@ -233,6 +244,49 @@ final class DuplicateCheck {
           ErrorKind.STORAGE, "Cannot scan cold table " + definition.name() + ": " + e, e);
     }
     return stored;
+  }
+
+  /** On a grid that excludes overlap, the version check decides everything (see classify). */
+  private boolean spansChecked() {
+    return !definition.gridExcludesOverlap();
+  }
+
+  /**
+   * The batch's spans by reading (the merge key without {@code from}), each start mapped to the
+   * latest end of any span starting at or before it: a stored span {@code [s, e)} overlaps one of
+   * them exactly when the entry of the last start before {@code e} ends after {@code s}.
+   */
+  private Map<List<Object>, NavigableMap<Instant, Instant>> reach(List<Object[]> batch) {
+    Map<List<Object>, NavigableMap<Instant, Instant>> reach = new HashMap<>();
+    for (Object[] r : batch) {
+      if (r[to] != null) {
+        reach
+            .computeIfAbsent(spanKey(r), k -> new TreeMap<>())
+            .merge((Instant) r[from], (Instant) r[to], DuplicateCheck::later);
+      }
+    }
+    for (NavigableMap<Instant, Instant> spans : reach.values()) {
+      Instant latest = null;
+      for (Map.Entry<Instant, Instant> e : spans.entrySet()) {
+        latest = latest == null ? e.getValue() : later(latest, e.getValue());
+        e.setValue(latest);
+      }
+    }
+    return reach;
+  }
+
+  private boolean overlapsBatch(
+      Map<List<Object>, NavigableMap<Instant, Instant>> reach, Object[] row) {
+    if (row[to] == null) {
+      return false;
+    }
+    NavigableMap<Instant, Instant> spans = reach.get(spanKey(row));
+    Map.Entry<Instant, Instant> before = spans == null ? null : spans.lowerEntry((Instant) row[to]);
+    return before != null && before.getValue().isAfter((Instant) row[from]);
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private Expression filter(List<Object[]> batch) {
@@ -258,7 +312,8 @@ final class DuplicateCheck {
     return Expressions.and(
         Expressions.in(StandardColumn.MALO_ID.columnName(), malos.toArray()),
         Expressions.in(StandardColumn.OBIS_CODE.columnName(), obisCodes.toArray()),
-        Expressions.greaterThanOrEqual(fromName, micros(min.minus(LONGEST_SPAN))),
+        Expressions.greaterThanOrEqual(
+            fromName, micros(spansChecked() ? min.minus(LONGEST_SPAN) : min)),
         Expressions.lessThanOrEqual(fromName, micros(max)),
         Expressions.or(Expressions.isNull(toName), Expressions.greaterThan(toName, micros(min))));
   }
