@@ -23,6 +23,7 @@ final class CachedFile {
   private final FooterCache.Key key;
   private final ParquetMetadata footer;
   private long weight; // guarded by the cache
+  private volatile boolean used; // since the cache's eviction last passed over it
   private final ConcurrentHashMap<Long, Optional<ColumnIndex>> columnIndexes =
       new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Long, Optional<OffsetIndex>> offsetIndexes =
@@ -90,6 +91,20 @@ final class CachedFile {
 
   long weight() {
     return weight;
+  }
+
+  /** Marks the file used (a hit); written only when it changes, so hits share the line. */
+  void used() {
+    if (!used) {
+      used = true;
+    }
+  }
+
+  /** Whether the file was used since the last pass; clears the mark. */
+  boolean passOver() {
+    boolean was = used;
+    used = false;
+    return was;
   }
 
   void addWeight(long delta) {

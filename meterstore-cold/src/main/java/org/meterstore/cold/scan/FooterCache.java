@@ -1,9 +1,10 @@
 package org.meterstore.cold.scan;
 
 import java.io.IOException;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
@@ -15,22 +16,26 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  *
  * <p>Bounded by an estimate of the heap the parsed metadata takes ({@link #estimatedBytes()}): a
  * footer counts about 600 bytes per column chunk plus its key-value metadata, a page index about
- * its minimum and maximum values plus 40 bytes per page. The least recently used file is evicted
- * when the total exceeds the bound; a file whose metadata alone exceeds it is read but not kept. A
- * bound of 0 keeps nothing (every open reads its footer, as without a cache).
+ * its minimum and maximum values plus 40 bytes per page. When the total exceeds the bound, files
+ * are evicted in second-chance order (the oldest first, unless it was used since it was last passed
+ * over); a file whose metadata alone exceeds the bound is read but not kept. A bound of 0 keeps
+ * nothing (every open reads its footer, as without a cache).
  *
- * <p>Thread-safe: one cache serves every reader of a store; a file loaded by two threads at once is
- * read twice and kept once. Holds no file handle.
+ * <p>Thread-safe: one cache serves every reader of a store, and a hit takes no lock (a hit under a
+ * lock, as a least-recently-used order needs, queued sixteen concurrent point reads behind each
+ * other); loading and eviction take one. A file loaded by two threads at once is read twice and
+ * kept once. Holds no file handle.
  */
 public final class FooterCache {
   /** The default bound: 64 MiB of parsed metadata, about 20,000 footers of MeterStore's files. */
   public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
   private final long maxBytes;
-  private final LinkedHashMap<Key, CachedFile> files = new LinkedHashMap<>(16, 0.75f, true);
-  private long bytes;
-  private long hits;
-  private long misses;
+  private final ConcurrentHashMap<Key, CachedFile> files = new ConcurrentHashMap<>();
+  private final ArrayDeque<CachedFile> clock = new ArrayDeque<>(); // guarded by this
+  private long bytes; // guarded by this
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
 
   /**
    * A cache of at most {@code maxBytes} estimated bytes.
@@ -63,14 +68,13 @@ public final class FooterCache {
   /** The cached metadata of the file at {@code location} of {@code length} bytes, loaded once. */
   CachedFile file(String location, long length, Loader loader) throws IOException {
     Key key = new Key(location, length);
-    synchronized (this) {
-      CachedFile cached = files.get(key);
-      if (cached != null) {
-        hits++;
-        return cached;
-      }
-      misses++;
+    CachedFile cached = files.get(key);
+    if (cached != null) {
+      hits.increment();
+      cached.used();
+      return cached;
     }
+    misses.increment();
     ParquetMetadata footer = loader.load();
     CachedFile loaded = new CachedFile(this, key, footer, estimate(footer));
     synchronized (this) {
@@ -80,6 +84,7 @@ public final class FooterCache {
       }
       if (loaded.weight() <= maxBytes) {
         files.put(key, loaded);
+        clock.addLast(loaded);
         bytes += loaded.weight();
         evict();
       }
@@ -96,11 +101,21 @@ public final class FooterCache {
     }
   }
 
+  /**
+   * Evicts until the total is within the bound: the oldest file goes unless it was used since it
+   * was last passed over, then it goes to the back once. Two rounds at most, even while hits keep
+   * marking files.
+   */
   private void evict() {
-    Iterator<Map.Entry<Key, CachedFile>> eldest = files.entrySet().iterator();
-    while (bytes > maxBytes && eldest.hasNext()) {
-      bytes -= eldest.next().getValue().weight();
-      eldest.remove();
+    int chances = 2 * clock.size();
+    while (bytes > maxBytes && !clock.isEmpty()) {
+      CachedFile oldest = clock.pollFirst();
+      if (chances-- > 0 && oldest.passOver()) {
+        clock.addLast(oldest);
+        continue;
+      }
+      files.remove(oldest.key(), oldest);
+      bytes -= oldest.weight();
     }
   }
 
@@ -110,18 +125,18 @@ public final class FooterCache {
   }
 
   /** The files whose metadata is held. */
-  public synchronized int size() {
+  public int size() {
     return files.size();
   }
 
   /** Opens that found their file's footer here. */
-  public synchronized long hits() {
-    return hits;
+  public long hits() {
+    return hits.sum();
   }
 
   /** Opens that read their file's footer. */
-  public synchronized long misses() {
-    return misses;
+  public long misses() {
+    return misses.sum();
   }
 
   /** The bound in estimated bytes. */
