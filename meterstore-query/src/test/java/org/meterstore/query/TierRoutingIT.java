@@ -102,6 +102,32 @@ class TierRoutingIT {
   }
 
   @Test
+  void anOrderByAcrossTheWatermarkIsSortedByMeterSortInTheOrderAsked() throws Exception {
+    String sql =
+        "SELECT \"from\", malo_id FROM lastgang WHERE \"from\" >= TIMESTAMP '2026-01-01"
+            + " 12:00:00' AND \"from\" < TIMESTAMP '2026-01-02 12:00:00'"
+            + " ORDER BY \"from\" DESC, malo_id";
+    assertThat(explain(c, sql)).contains("MeterSort(sort0=[$0], sort1=[$1], dir0=[DESC]");
+    List<String> rows = new java.util.ArrayList<>();
+    try (java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(rs.getTimestamp(1).toInstant() + "|" + rs.getString(2));
+      }
+    }
+    assertThat(rows).hasSize(48).doesNotHaveDuplicates();
+    List<String> expected = new java.util.ArrayList<>(rows);
+    expected.sort(
+        java.util.Comparator.<String, String>comparing(r -> r.split("\\|")[0])
+            .reversed()
+            .thenComparing(r -> r.split("\\|")[1]));
+    assertThat(rows).containsExactlyElementsOf(expected);
+    // hot rows (from W on) first: the sort reorders what the union delivers cold first
+    assertThat(rows.get(0)).startsWith("2026-01-02T11:00:00Z|");
+    assertThat(rows.get(47)).startsWith("2026-01-01T12:00:00Z|");
+  }
+
+  @Test
   void aRangeBeyondEveryPartitionReadsNothing() throws Exception {
     String sql = "SELECT count(*) FROM lastgang WHERE \"from\" >= TIMESTAMP '2027-01-01 00:00:00'";
     assertThat(explain(c, sql))

@@ -3,6 +3,7 @@ package org.meterstore.query.internal.plan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
@@ -138,5 +139,8 @@ public final class MeterTableScan extends TableScan {
   @Override
   public void register(RelOptPlanner planner) {
     MeterRules.ALL.forEach(planner::addRule);
+    // the same sorts, sorted the way tier scans' rows arrive (MeterSort)
+    planner.removeRule(EnumerableRules.ENUMERABLE_SORT_RULE);
+    planner.addRule(MeterSort.RULE);
   }
 }
