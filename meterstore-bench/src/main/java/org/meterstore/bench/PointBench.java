@@ -36,7 +36,7 @@ final class PointBench {
       PointLoad.Side meterStore = meterStore(data);
       PointLoad.Side postgres = postgres(d);
       List<Result> results = new ArrayList<>();
-      for (PointQuestion q : PointQuestion.values()) {
+      for (PointQuestion q : o.questions()) {
         results.addAll(question(q, o, p.seed(), data.malos, meterStore, postgres, sizes));
       }
       Result first = results.get(0);

@@ -20,9 +20,16 @@ import java.util.Properties;
  *     bench.point.seconds}; quick 2, full 10)
  * @param threads the client thread counts, ascending ({@code bench.point.threads}, comma-separated;
  *     default 1, 4, 16)
+ * @param questions the questions asked, in this order ({@code bench.point.questions}, their names
+ *     comma-separated, for example {@code COLD_MONTH} to profile one; default all)
  */
 record PointOptions(
-    int locations, LocalDate firstDay, int warmUpSeconds, int seconds, List<Integer> threads) {
+    int locations,
+    LocalDate firstDay,
+    int warmUpSeconds,
+    int seconds,
+    List<Integer> threads,
+    List<PointQuestion> questions) {
 
   /** The balancing day after the data set's last (Europe/Berlin). */
   static final LocalDate END = LocalDate.of(2026, 3, 20);
@@ -36,6 +43,10 @@ record PointOptions(
       throw new IllegalArgumentException("Invalid point options: sizes and seconds are positive");
     }
     threads = List.copyOf(threads);
+    questions = List.copyOf(questions);
+    if (questions.isEmpty()) {
+      throw new IllegalArgumentException("Invalid point options: no question to ask");
+    }
   }
 
   /** The options of {@code profile} with what {@code properties} set. */
@@ -46,7 +57,30 @@ record PointOptions(
         full ? LocalDate.of(2025, 3, 1) : LocalDate.of(2026, 1, 1),
         Profile.positive(properties, "bench.point.warmup", full ? 2 : 1),
         Profile.positive(properties, "bench.point.seconds", full ? 10 : 2),
-        threads(properties.getProperty("bench.point.threads")));
+        threads(properties.getProperty("bench.point.threads")),
+        questions(properties.getProperty("bench.point.questions")));
+  }
+
+  /** {@code text} as question names; every question when null. */
+  static List<PointQuestion> questions(String text) {
+    if (text == null) {
+      return List.of(PointQuestion.values());
+    }
+    List<PointQuestion> asked = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      try {
+        asked.add(PointQuestion.valueOf(part.strip()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "Invalid bench.point.questions: "
+                + text
+                + " (names of "
+                + List.of(PointQuestion.values())
+                + ", comma-separated)",
+            e);
+      }
+    }
+    return asked;
   }
 
   /** The balancing days of the data set. */

@@ -102,7 +102,14 @@ class PointTest {
   void optionsFollowTheProfileAndTheProperties() {
     PointOptions quick = PointOptions.of(Profile.QUICK, new Properties());
     assertThat(quick)
-        .isEqualTo(new PointOptions(300, LocalDate.of(2026, 1, 1), 1, 2, List.of(1, 4, 16)));
+        .isEqualTo(
+            new PointOptions(
+                300,
+                LocalDate.of(2026, 1, 1),
+                1,
+                2,
+                List.of(1, 4, 16),
+                List.of(PointQuestion.values())));
     assertThat(quick.days()).isEqualTo(78);
     assertThat(PointOptions.of(Profile.FULL, new Properties()).locations()).isEqualTo(1_000);
     Properties p = new Properties();
@@ -110,14 +117,24 @@ class PointTest {
     p.setProperty("bench.point.seconds", "2");
     p.setProperty("bench.point.warmup", "1");
     p.setProperty("bench.point.threads", "1, 4");
+    p.setProperty("bench.point.questions", "DAILY_SUMS, COLD_MONTH");
     assertThat(PointOptions.of(Profile.FULL, p))
-        .isEqualTo(new PointOptions(30, LocalDate.of(2025, 3, 1), 1, 2, List.of(1, 4)));
+        .isEqualTo(
+            new PointOptions(
+                30,
+                LocalDate.of(2025, 3, 1),
+                1,
+                2,
+                List.of(1, 4),
+                List.of(PointQuestion.DAILY_SUMS, PointQuestion.COLD_MONTH)));
     assertThatThrownBy(() -> PointOptions.threads("4,1"))
         .hasMessage(
             "Invalid bench.point.threads: 4,1 (ascending thread counts from 1 to 256,"
                 + " comma-separated)");
     assertThatThrownBy(() -> PointOptions.threads("1,,4"))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PointOptions.questions("COLD_MONTH,YEAR"))
+        .hasMessageStartingWith("Invalid bench.point.questions: COLD_MONTH,YEAR (names of [");
     p.setProperty("bench.point.seconds", "0");
     assertThatThrownBy(() -> PointOptions.of(Profile.QUICK, p))
         .hasMessage("Invalid bench.point.seconds: 0 (a positive integer)");
