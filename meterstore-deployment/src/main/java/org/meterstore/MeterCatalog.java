@@ -363,7 +363,8 @@ public final class MeterCatalog implements AutoCloseable {
    * A new builder for this catalog's maintenance loop, with the defaults listed there; its detach
    * mode is the configuration's {@code [hot] detach_mode} when the catalog was opened from one,
    * else {@link DetachMode#CONCURRENTLY} (set {@link DetachMode#PLAIN} on the builder for plain).
-   * Compaction of small cold files is off unless enabled with {@link MaintenanceBuilder#compact}.
+   * Compaction of the small cold files of closed months is on unless turned off with {@link
+   * MaintenanceBuilder#compact}.
    */
   public MaintenanceBuilder maintenance() {
     return maintenance.builder().detachMode(detachMode);
@@ -374,7 +375,7 @@ public final class MeterCatalog implements AutoCloseable {
    * table (snapshot expiry, compaction and the retention sweep off): the CLI's {@code archive}.
    */
   public MaintenanceOutcome archive(Instant now, int maxWindows) {
-    return maintenance().maxWindowsPerCycle(maxWindows).runOnce(requireNow(now));
+    return maintenance().maxWindowsPerCycle(maxWindows).compact(false).runOnce(requireNow(now));
   }
 
   /**

@@ -76,7 +76,10 @@ class CompactionConcurrencyIT {
     CompactionFixture.writeHot(d, table, split.originals(), model, WRITTEN);
     Instant now =
         CompactionFixture.archiveDaily(
-            catalog.maintenance(), table, LocalDate.of(2026, 1, 24), LocalDate.of(2026, 2, 4));
+            catalog.maintenance().compact(false),
+            table,
+            LocalDate.of(2026, 1, 24),
+            LocalDate.of(2026, 2, 4));
     int half = split.corrections().size() / 2;
     CompactionFixture.appendCorrections(
         catalog, table, split.corrections().subList(0, half), model, 2, now);
@@ -103,7 +106,7 @@ class CompactionConcurrencyIT {
       long pinned = cold.icebergTable().currentSnapshot().snapshotId();
       List<String> pinnedRows = CompactionFixture.rows(cold.readSnapshot(pinned));
       MaintenanceBuilder compacting = busy.maintenance().holder("compactor").compact(true);
-      MaintenanceBuilder archiving = busy.maintenance().holder("other-replica");
+      MaintenanceBuilder archiving = busy.maintenance().holder("other-replica").compact(false);
       AtomicBoolean done = new AtomicBoolean();
       AtomicInteger reads = new AtomicInteger();
       List<TableOutcome> rows = java.util.Collections.synchronizedList(new ArrayList<>());

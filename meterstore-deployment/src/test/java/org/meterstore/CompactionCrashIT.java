@@ -55,10 +55,16 @@ class CompactionCrashIT {
       CompactionFixture.writeHot(d, table, split.originals(), model, WRITTEN);
       Instant now =
           CompactionFixture.archiveDaily(
-              catalog.maintenance(), table, LocalDate.of(2026, 1, 26), LocalDate.of(2026, 2, 3));
+              catalog.maintenance().compact(false),
+              table,
+              LocalDate.of(2026, 1, 26),
+              LocalDate.of(2026, 2, 3));
       CompactionFixture.appendCorrections(catalog, table, split.corrections(), model, 2, now);
       Instant at = now.plus(Duration.ofHours(1));
-      catalog.maintenance().runOnce(at); // archives what is due at `at`: the children only compact
+      catalog
+          .maintenance()
+          .compact(false)
+          .runOnce(at); // archives what is due at `at`: the children only compact
       ColdTable cold = d.cold.table(table);
       Instant w = cold.watermark();
       List<String> rows = CompactionFixture.rows(cold.read());

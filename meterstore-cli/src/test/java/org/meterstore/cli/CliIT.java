@@ -188,6 +188,11 @@ class CliIT {
     assertThat(json.get("tables"))
         .extracting(t -> t.get("table").asText())
         .containsExactly("strom", "gas");
+    Cli.Run off = cli.run("--format", "json", "maintain", "--once", "--now", LATER, "--no-compact");
+    assertThat(off.code()).as(off.toString()).isZero();
+    for (JsonNode table : off.json().get("tables")) {
+      assertThat(table.get("files_rewritten").asLong()).as(table.toString()).isZero();
+    }
     // --compact is accepted and reported per table (March, where W lies, is never compacted)
     for (JsonNode table : json.get("tables")) {
       assertThat(table.has("files_rewritten") && table.has("bytes_rewritten"))

@@ -58,6 +58,14 @@ class CommandLineTest {
     assertThat(interval.err()).contains("with a unit");
   }
 
+  /** Issue #32: compaction is the loop's default; --no-compact turns it off. */
+  @Test
+  void maintainCompactsUnlessToldNotTo() {
+    Cli.Run help = Cli.raw("", "maintain", "--help");
+    assertThat(help.code()).isZero();
+    assertThat(help.out()).contains("--[no-]compact").contains("(unless --no-compact)");
+  }
+
   /** Issue #19 item 2: the loop ignored --now and archived at the wall clock. */
   @Test
   void maintainRefusesNowWithoutOnceBeforeOpeningAnything() {

@@ -22,7 +22,7 @@ import org.meterstore.maintenance.archival.SnapshotRetention;
  * of {@code partition_headroom}; a table that fails becomes a row and the others are still
  * maintained. Then, once, the retention sweep when {@link #anonymiseAfter} is set.
  *
- * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, snapshot expiry and compaction
+ * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, compaction on, snapshot expiry
  * off, retention sweep off, detach CONCURRENTLY, 50 000 rows per source query, the wall clock. Not
  * thread-safe; every setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
  */
@@ -31,7 +31,7 @@ public final class MaintenanceBuilder {
   private Duration interval = Duration.ofMinutes(15);
   private int maxWindowsPerCycle = 8;
   private boolean expireSnapshots;
-  private boolean compact;
+  private boolean compact = true;
   private RetentionJob retention;
   private RetentionSweep sweep;
   private ArchivalSettings settings = ArchivalSettings.defaults();
@@ -72,13 +72,14 @@ public final class MaintenanceBuilder {
   }
 
   /**
-   * Whether to compact each table's cold files (default false): after archiving, while its lease is
-   * held, the small files of every month that ends at or before W (at most twelve months per table
-   * per cycle) are rewritten into files near {@code [cold] target_file_size} in one Iceberg rewrite
-   * commit that carries W unchanged and is committed only after the new files' digest, read back,
-   * equals the rewritten rows'. The month W lies in is left to later cycles. Readers of older
-   * snapshots keep the old files, which only snapshot expiry removes; see {@code
-   * docs/operations.md} for what it does to merge elision.
+   * Whether to compact each table's cold files (default true: one location's month read from one
+   * file instead of a file per archival day or import chunk, see {@code docs/operations.md},
+   * "Compaction"): after archiving, while its lease is held, the small files of every month that
+   * ends at or before W (at most twelve months per table per cycle) are rewritten into files near
+   * {@code [cold] target_file_size} in one Iceberg rewrite commit that carries W unchanged and is
+   * committed only after the new files' digest, read back, equals the rewritten rows'. The month W
+   * lies in is left to later cycles. Readers of older snapshots keep the old files, which only
+   * snapshot expiry removes; see {@code docs/operations.md} for what it does to merge elision.
    */
   public MaintenanceBuilder compact(boolean value) {
     this.compact = value;

@@ -28,8 +28,9 @@ import picocli.CommandLine.Option;
       "Run the maintenance loop (one cycle with --once).",
       "",
       "Run the maintenance loop in the foreground until interrupted (Ctrl-C stops it after the",
-      "cycle in flight): archive due windows, optionally compact small cold files (--compact)",
-      "and expire snapshots, check the invariant, pre-create partitions, run the retention",
+      "cycle in flight): archive due windows, compact the small cold files of closed months",
+      "(unless --no-compact), optionally expire snapshots, check the invariant, pre-create",
+      "partitions, run the retention",
       "sweep. --once runs a single cycle at --now; the loop runs each cycle at the wall clock,",
       "so --now is refused without --once."
     })
@@ -52,11 +53,15 @@ final class MaintainCommand extends Verb {
 
   @Option(
       names = "--compact",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
       description = {
-        "Compact cold files: rewrite the small files of every month that ends at or before the",
-        "watermark into files near [cold] target_file_size (W unchanged, digest re-checked)."
+        "Compact cold files (the default; --no-compact leaves them): rewrite the small files of",
+        "every month that ends at or before the watermark into files near [cold]",
+        "target_file_size (W unchanged, digest re-checked)."
       })
-  boolean compact;
+  boolean compact = true;
 
   @Option(
       names = "--anonymise-after-years",
