@@ -87,4 +87,34 @@ class PartitionListingIT {
     assertThat(twice).as("listings (of %d) naming a partition twice", lists).isEmpty();
     assertThat(store.partitions().list(table)).hasSize(1);
   }
+
+  /**
+   * Bounds are kept by the partition's catalog row version: a partition detached and attached again
+   * with other bounds (the same table, the same oid) is listed with its new bounds, and a partition
+   * dropped and created again under its name with its own.
+   */
+  @Test
+  void aPartitionAttachedAgainWithOtherBoundsIsListedWithTheNewOnes(TestDatabase db)
+      throws Exception {
+    TableDefinition table = TableDefinition.interval("rebound");
+    store.createTables(List.of(table), NOW);
+    store.partitions().ensure(table, DAY, DAY.plusSeconds(1));
+    String partition = "meterstore.rebound_2026_03_02_0000";
+    PartitionInfo before = store.partitions().list(table).get(0);
+    assertThat(before.upperBound()).isEqualTo(DAY.plus(Duration.ofDays(1)));
+    assertThat(store.partitions().list(table)).containsExactly(before); // from the kept bounds
+    try (Connection c = db.connect();
+        Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE meterstore.rebound DETACH PARTITION " + partition);
+      s.execute(
+          "ALTER TABLE meterstore.rebound ATTACH PARTITION "
+              + partition
+              + " FOR VALUES FROM ('2026-03-02 00:00+00') TO ('2026-03-02 12:00+00')");
+    }
+    PartitionInfo after = store.partitions().list(table).get(0);
+    assertThat(after.name()).isEqualTo(before.name());
+    assertThat(after.state()).isEqualTo(PartitionState.ATTACHED);
+    assertThat(after.upperBound()).isEqualTo(DAY.plus(Duration.ofHours(12)));
+    assertThat(store.partitions().list(table)).containsExactly(after);
+  }
 }

@@ -8,8 +8,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
@@ -19,25 +22,41 @@ import org.meterstore.hot.partition.PartitionState;
 /**
  * Reads a table's partitions from the catalog on the caller's connection. Attached bounds come from
  * {@code pg_class.relpartbound}, printed by {@code pg_get_expr} and cast back in the same session,
- * so the session's {@code DateStyle} and {@code TimeZone} cannot distort them.
+ * so the session's {@code DateStyle} and {@code TimeZone} cannot distort them. Printing them costs
+ * about 35 µs per partition, most of a point query's PostgreSQL time, so each catalog keeps the
+ * bounds it read by the partition's catalog row version (its {@code oid} and {@code xmin}, which
+ * every attach, detach or other change of the row replaces) and the listing prints only the bounds
+ * of rows it has not seen.
  */
 public final class PartitionCatalog {
   /**
-   * Attached partitions (with their bounds) and detached ones (by name) in one statement: one
-   * snapshot of the catalog, so a partition detached or attached meanwhile appears exactly once.
-   * Two statements under READ COMMITTED could each see another state and list it twice.
+   * Attached partitions (with their bounds, unless the first parameter lists their row version) and
+   * detached ones (by name, found through the index on {@code pg_class.relname} within the table's
+   * name prefix) in one statement: one snapshot of the catalog, so a partition detached or attached
+   * meanwhile appears exactly once. Two statements under READ COMMITTED could each see another
+   * state and list it twice.
    */
   private static final String PARTITIONS =
-      "SELECT c.relname, i.inhdetachpending, b.m[1]::timestamptz, b.m[2]::timestamptz"
+      "SELECT c.relname, i.inhdetachpending, c.oid::bigint || ':' || c.xmin::text,"
+          + " b.m[1]::timestamptz, b.m[2]::timestamptz"
           + " FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,"
-          + " LATERAL (SELECT regexp_match(pg_get_expr(c.relpartbound, c.oid),"
-          + " 'FROM \\(''([^'']*)''\\) TO \\(''([^'']*)''\\)') AS m) b"
+          + " LATERAL (SELECT CASE WHEN c.oid::bigint || ':' || c.xmin::text = ANY(?::text[])"
+          + " THEN NULL ELSE regexp_match(pg_get_expr(c.relpartbound, c.oid),"
+          + " 'FROM \\(''([^'']*)''\\) TO \\(''([^'']*)''\\)') END AS m) b"
           + " WHERE i.inhparent = to_regclass(?)"
           + " UNION ALL"
-          + " SELECT c.relname, NULL::boolean, NULL::timestamptz, NULL::timestamptz"
+          + " SELECT c.relname, NULL::boolean, NULL::text, NULL::timestamptz, NULL::timestamptz"
           + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-          + " WHERE n.nspname = ? AND c.relkind = 'r' AND c.relname ~ ?"
+          + " WHERE n.nspname = ? AND c.relname >= ?::name AND c.relname < ?::name"
+          + " AND c.relkind = 'r' AND c.relname ~ ?"
           + " AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)";
+
+  /** The parameters of {@link #listingSql()}. */
+  public static final int LISTING_PARAMETERS = 6;
+
+  /** Bounds read, by table and then by partition row version ({@code oid:xmin}). */
+  private final ConcurrentHashMap<String, Map<String, Instant[]>> bounds =
+      new ConcurrentHashMap<>();
 
   private final String schema;
 
@@ -72,58 +91,97 @@ public final class PartitionCatalog {
 
   /** All of {@code table}'s partitions, attached or not, in bound order. */
   public List<PartitionInfo> list(Connection c, TableDefinition table) throws SQLException {
+    Listing listing = listing(table);
     try (PreparedStatement s = c.prepareStatement(PARTITIONS)) {
-      bindListing(s, 1, table);
+      listing.bind(s, 1);
       try (ResultSet rs = s.executeQuery()) {
-        return readListing(rs, table);
+        return listing.read(rs);
       }
     }
   }
 
   /**
    * The statement listing a table's partitions, for a caller that sends it with others in one round
-   * trip; its three parameters are bound by {@link #bindListing} and its rows read by {@link
-   * #readListing}.
+   * trip; its {@value #LISTING_PARAMETERS} parameters are bound and its rows read by a {@link
+   * #listing}.
    */
   public static String listingSql() {
     return PARTITIONS;
   }
 
-  /** Binds the listing's parameters for {@code table}, the first at {@code index}. */
-  public void bindListing(PreparedStatement s, int index, TableDefinition table)
-      throws SQLException {
-    s.setString(index, SqlIdentifiers.qualified(schema, table.name()));
-    s.setString(index + 1, schema);
-    s.setString(index + 2, PartitionGrid.of(table).namePattern());
+  /** A listing of {@code table}'s partitions, to bind and read once. */
+  public Listing listing(TableDefinition table) {
+    return new Listing(table, bounds.getOrDefault(table.name(), Map.of()));
   }
 
-  /** The partitions the listing's rows name, in bound order. */
-  public static List<PartitionInfo> readListing(ResultSet rs, TableDefinition table)
-      throws SQLException {
-    PartitionGrid grid = PartitionGrid.of(table);
-    List<PartitionInfo> partitions = new ArrayList<>();
-    while (rs.next()) {
-      String name = rs.getString(1);
-      boolean detachPending = rs.getBoolean(2);
-      if (!rs.wasNull()) {
-        partitions.add(
-            new PartitionInfo(
-                table.name(),
-                name,
-                instant(rs, 3),
-                instant(rs, 4),
-                detachPending ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
-        continue;
-      }
-      grid.lowerBound(name)
-          .ifPresent(
-              lower ->
-                  partitions.add(
-                      new PartitionInfo(
-                          table.name(), name, lower, grid.upper(lower), PartitionState.DETACHED)));
+  /**
+   * One listing of a table's partitions: binds {@link #listingSql()}'s parameters with the row
+   * versions whose bounds the catalog holds, then reads the rows, taking those bounds from what it
+   * bound, and keeps the bounds of the partitions listed for the next listing.
+   */
+  public final class Listing {
+    private final TableDefinition table;
+    private final Map<String, Instant[]> known;
+
+    private Listing(TableDefinition table, Map<String, Instant[]> known) {
+      this.table = table;
+      this.known = known;
     }
-    partitions.sort(Comparator.comparing(PartitionInfo::lowerBound));
-    return partitions;
+
+    /** Binds the {@value #LISTING_PARAMETERS} parameters, the first at {@code index}. */
+    public void bind(PreparedStatement s, int index) throws SQLException {
+      s.setArray(index, s.getConnection().createArrayOf("text", known.keySet().toArray()));
+      s.setString(index + 1, SqlIdentifiers.qualified(schema, table.name()));
+      s.setString(index + 2, schema);
+      // the names of the table's partitions sort between its prefix and the prefix's successor
+      s.setString(index + 3, table.name() + "_");
+      s.setString(index + 4, table.name() + "`");
+      s.setString(index + 5, PartitionGrid.of(table).namePattern());
+    }
+
+    /** The partitions the listing's rows name, in bound order. */
+    public List<PartitionInfo> read(ResultSet rs) throws SQLException {
+      PartitionGrid grid = PartitionGrid.of(table);
+      List<PartitionInfo> partitions = new ArrayList<>();
+      Map<String, Instant[]> seen = new HashMap<>();
+      while (rs.next()) {
+        String name = rs.getString(1);
+        boolean detachPending = rs.getBoolean(2);
+        if (!rs.wasNull()) {
+          String version = rs.getString(3);
+          Instant[] range = {instant(rs, 4), instant(rs, 5)};
+          if (range[0] == null) {
+            range = known.get(version);
+            if (range == null) {
+              throw new IllegalStateException(
+                  "Partition " + name + " (row " + version + ") was listed without its bounds");
+            }
+          }
+          seen.put(version, range);
+          partitions.add(
+              new PartitionInfo(
+                  table.name(),
+                  name,
+                  range[0],
+                  range[1],
+                  detachPending ? PartitionState.DETACH_PENDING : PartitionState.ATTACHED));
+          continue;
+        }
+        grid.lowerBound(name)
+            .ifPresent(
+                lower ->
+                    partitions.add(
+                        new PartitionInfo(
+                            table.name(),
+                            name,
+                            lower,
+                            grid.upper(lower),
+                            PartitionState.DETACHED)));
+      }
+      bounds.put(table.name(), Map.copyOf(seen));
+      partitions.sort(Comparator.comparing(PartitionInfo::lowerBound));
+      return partitions;
+    }
   }
 
   /** One of {@code table}'s partitions by name, if it exists in any state. */

@@ -64,9 +64,10 @@ public final class SqlReaderPins implements ReaderPins {
         pinning
             ? OneTrip.writing(stateSql, PartitionCatalog.listingSql(), insertSql())
             : OneTrip.reading(stateSql, PartitionCatalog.listingSql());
+    PartitionCatalog.Listing listing = partitions.listing(table);
     List<OneTrip.Rows<?>> readers = new ArrayList<>();
     readers.add(SqlReaderPins::stateRow);
-    readers.add(rs -> PartitionCatalog.readListing(rs, table));
+    readers.add(listing::read);
     if (pinning) {
       readers.add(SqlReaderPins::pinId);
     }
@@ -77,9 +78,16 @@ public final class SqlReaderPins implements ReaderPins {
               try (PreparedStatement s = c.prepareStatement(sql)) {
                 s.setString(1, db.qualified(table.name()));
                 s.setString(2, table.name());
-                partitions.bindListing(s, 3, table);
+                listing.bind(s, 3);
                 if (pinning) {
-                  bindPin(s, 6, table.name(), pinFrom, pinTo, now, ttl);
+                  bindPin(
+                      s,
+                      3 + PartitionCatalog.LISTING_PARAMETERS,
+                      table.name(),
+                      pinFrom,
+                      pinTo,
+                      now,
+                      ttl);
                 }
                 return OneTrip.execute(c, s, readers);
               }
