@@ -49,7 +49,7 @@ public final class ColdStore implements AutoCloseable {
   private final FooterCache footers;
 
   /** The files of the snapshots queries planned, shared by every table of this store. */
-  private final PlannedFiles plannedFiles = new PlannedFiles(PlannedFiles.DEFAULT_MAX_BYTES);
+  private final PlannedFiles plannedFiles;
 
   private ColdStore(ColdConfig config, Catalog catalog, boolean ownsCatalog, OpenTelemetry otel) {
     this.probe = ownsCatalog ? CatalogFactory.probe(config) : new StoreProbe();
@@ -58,6 +58,7 @@ public final class ColdStore implements AutoCloseable {
     this.ownsCatalog = ownsCatalog;
     this.counter = new CommitCounter(otel);
     this.footers = new FooterCache(Math.max(0, config.footerCacheBytes()));
+    this.plannedFiles = new PlannedFiles(Math.max(0, config.plannedFilesCacheBytes()));
   }
 
   /** Opens the cold tier without metrics. */
@@ -98,6 +99,14 @@ public final class ColdStore implements AutoCloseable {
    */
   public FooterCache footerCache() {
     return footers;
+  }
+
+  /**
+   * The estimated heap bytes of the planned snapshots' files this store keeps, shared by every
+   * table of the store and bounded by {@link ColdConfig#plannedFilesCacheBytes()}.
+   */
+  public long plannedFilesBytes() {
+    return plannedFiles.estimatedBytes();
   }
 
   /** The Iceberg identifier of {@code tableName}'s cold table. */

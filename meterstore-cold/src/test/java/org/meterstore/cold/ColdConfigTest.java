@@ -26,6 +26,23 @@ class ColdConfigTest {
     assertThat(c.targetFileSizeBytes()).isEqualTo(128L * 1024 * 1024);
     assertThat(c.chunkRows()).isEqualTo(100_000);
     assertThat(c.commitPolicy()).isEqualTo(CommitPolicy.DEFAULTS);
+    assertThat(c.footerCacheBytes()).isEqualTo(64L * 1024 * 1024);
+    assertThat(c.plannedFilesCacheBytes()).isEqualTo(64L * 1024 * 1024);
+  }
+
+  @Test
+  void cacheBoundsTakeZeroForTheDefaultAndMinusOneForNone() {
+    ColdConfig c = ColdConfig.jdbc("jdbc:postgresql://h/db", "u", "pw", "file:///data/wh");
+    assertThat(c.withPlannedFilesCacheBytes(-1).plannedFilesCacheBytes()).isEqualTo(-1);
+    assertThat(c.withPlannedFilesCacheBytes(1024).withFooterCacheBytes(-1))
+        .satisfies(
+            d -> {
+              assertThat(d.plannedFilesCacheBytes()).isEqualTo(1024);
+              assertThat(d.footerCacheBytes()).isEqualTo(-1);
+            });
+    assertThatThrownBy(() -> c.withPlannedFilesCacheBytes(-2))
+        .isInstanceOf(MeterStoreException.class)
+        .hasMessageContaining("cold planned files cache bytes");
   }
 
   @Test

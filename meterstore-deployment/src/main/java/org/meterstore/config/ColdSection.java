@@ -22,6 +22,10 @@ import org.meterstore.cold.config.ColdTimeouts;
  *     long the object store and the REST catalog may take before they count as unreachable ({@link
  *     ColdTimeouts#DEFAULTS} when null)
  * @param s3 object storage settings, or null for the local filesystem
+ * @param footerCacheBytes {@code footer_cache}: the bound of the cache of parsed Parquet footers
+ *     and page indexes, as {@link ColdConfig#footerCacheBytes()} takes it (0 the default, -1 none)
+ * @param plannedFilesCacheBytes {@code planned_files_cache}: the bound of the cache of planned
+ *     snapshots' files, as {@link ColdConfig#plannedFilesCacheBytes()} takes it
  */
 public record ColdSection(
     CatalogKind catalog,
@@ -32,7 +36,9 @@ public record ColdSection(
     String namespace,
     long targetFileSizeBytes,
     ColdTimeouts timeouts,
-    S3Section s3) {
+    S3Section s3,
+    long footerCacheBytes,
+    long plannedFilesCacheBytes) {
 
   /** The JDBC catalog on the hot database with a warehouse under the data directory. */
   public static final ColdSection DEFAULTS =
@@ -45,7 +51,9 @@ public record ColdSection(
           ColdConfig.DEFAULT_NAMESPACE,
           ColdConfig.DEFAULT_TARGET_FILE_SIZE,
           ColdTimeouts.DEFAULTS,
-          null);
+          null,
+          0,
+          0);
 
   /** Validates the catalog kind, namespace and file size ({@code CONFIG}). */
   public ColdSection {
@@ -69,10 +77,16 @@ public record ColdSection(
         targetFileSizeBytes == 0 ? ColdConfig.DEFAULT_TARGET_FILE_SIZE : targetFileSizeBytes;
     String ns = namespace;
     long size = targetFileSizeBytes;
+    long footers = footerCacheBytes;
+    long planned = plannedFilesCacheBytes;
     ConfigErrors.asConfig(
         "cold",
         () ->
-            ColdConfig.rest("http://check", null).withNamespace(ns).withTargetFileSizeBytes(size));
+            ColdConfig.rest("http://check", null)
+                .withNamespace(ns)
+                .withTargetFileSizeBytes(size)
+                .withFooterCacheBytes(footers)
+                .withPlannedFilesCacheBytes(planned));
   }
 
   /**
@@ -100,7 +114,9 @@ public record ColdSection(
           ColdConfig c =
               base.withNamespace(namespace)
                   .withTargetFileSizeBytes(targetFileSizeBytes)
-                  .withTimeouts(timeouts);
+                  .withTimeouts(timeouts)
+                  .withFooterCacheBytes(footerCacheBytes)
+                  .withPlannedFilesCacheBytes(plannedFilesCacheBytes);
           return s3 == null ? c : c.withS3(s3.settings());
         });
   }
@@ -125,6 +141,10 @@ public record ColdSection(
         + timeouts
         + ", s3="
         + s3
+        + ", footerCacheBytes="
+        + footerCacheBytes
+        + ", plannedFilesCacheBytes="
+        + plannedFilesCacheBytes
         + "]";
   }
 }

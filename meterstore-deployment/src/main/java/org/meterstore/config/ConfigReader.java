@@ -149,9 +149,23 @@ final class ConfigReader {
             s.string("namespace", null),
             s.bytes("target_file_size", 0),
             timeouts(s),
-            s3);
+            s3,
+            cacheBytes(s, "footer_cache"),
+            cacheBytes(s, "planned_files_cache"));
     s.finish();
     return c;
+  }
+
+  /**
+   * A cache bound of [cold] as {@code ColdConfig} takes it: absent is 0 (its default), {@code "0B"}
+   * is -1 (keep nothing).
+   */
+  private static long cacheBytes(Section s, String name) {
+    long b = s.bytes(name, -1);
+    if (b == -1) {
+      return 0;
+    }
+    return b == 0 ? -1 : b;
   }
 
   /** {@code connect_timeout}, {@code request_timeout} and {@code retry_attempts} of [cold]. */

@@ -47,6 +47,8 @@ class MeterStoreConfigTest {
       warehouse = "s3://lake/meterstore"
       namespace = "metering"
       target_file_size = "64MiB"
+      footer_cache = "256MiB"
+      planned_files_cache = "0B"
 
       [cold.s3]
       endpoint = "http://127.0.0.1:9000"
@@ -122,6 +124,11 @@ class MeterStoreConfigTest {
     assertThat(c.cold().warehouse()).isEqualTo("s3://lake/meterstore");
     assertThat(c.cold().namespace()).isEqualTo("metering");
     assertThat(c.cold().targetFileSizeBytes()).isEqualTo(64L * 1024 * 1024);
+    assertThat(c.cold().footerCacheBytes()).isEqualTo(256L * 1024 * 1024);
+    assertThat(c.cold().plannedFilesCacheBytes()).isEqualTo(-1); // "0B": keep nothing
+    ColdConfig cold = c.cold().toColdConfig("jdbc:postgresql://h/db", "u", null, "file:///w");
+    assertThat(cold.footerCacheBytes()).isEqualTo(256L * 1024 * 1024);
+    assertThat(cold.plannedFilesCacheBytes()).isEqualTo(-1);
     assertThat(c.cold().s3().endpoint()).isEqualTo(URI.create("http://127.0.0.1:9000"));
     assertThat(c.cold().s3().pathStyleAccess()).isTrue();
     assertThat(c.cold().s3().secretAccessKey().reveal()).isEqualTo("s3-s3cr3t-value");
@@ -178,6 +185,9 @@ class MeterStoreConfigTest {
     assertThat(c.cold().catalog()).isEqualTo(CatalogKind.JDBC);
     assertThat(c.cold().namespace()).isEqualTo("meterstore");
     assertThat(c.cold().targetFileSizeBytes()).isEqualTo(ColdConfig.DEFAULT_TARGET_FILE_SIZE);
+    ColdConfig cold = c.cold().toColdConfig("jdbc:postgresql://h/db", "u", null, "file:///w");
+    assertThat(cold.footerCacheBytes()).isEqualTo(64L * 1024 * 1024);
+    assertThat(cold.plannedFilesCacheBytes()).isEqualTo(64L * 1024 * 1024);
     assertThat(c.privacy().keyRing()).isNull();
     assertThat(c.privacy().retention()).isEmpty();
     assertThat(c.tables()).containsExactly(TableDefinition.interval("lastgang"));

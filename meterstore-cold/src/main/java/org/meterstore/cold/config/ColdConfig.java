@@ -2,6 +2,7 @@ package org.meterstore.cold.config;
 
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.snapshot.PlannedFiles;
 import org.meterstore.cold.scan.FooterCache;
 
 /**
@@ -27,6 +28,10 @@ import org.meterstore.cold.scan.FooterCache;
  * @param footerCacheBytes the bound of the store's cache of parsed Parquet footers and page
  *     indexes, in estimated heap bytes (default 64 MiB when 0); -1 keeps nothing (see {@link
  *     org.meterstore.cold.scan.FooterCache})
+ * @param plannedFilesCacheBytes the bound of the store's cache of the data files each planned
+ *     snapshot references, with their statistics, in estimated heap bytes (default 64 MiB when 0,
+ *     about 50,000 files); -1 keeps nothing (see {@link
+ *     org.meterstore.cold.internal.snapshot.PlannedFiles})
  * @param customCatalog the caller's catalog for {@link CatalogKind#CUSTOM} (not closed by
  *     MeterStore), else null
  */
@@ -43,6 +48,7 @@ public record ColdConfig(
     CommitPolicy commitPolicy,
     ColdTimeouts timeouts,
     long footerCacheBytes,
+    long plannedFilesCacheBytes,
     Catalog customCatalog) {
 
   /** The default namespace. */
@@ -77,6 +83,14 @@ public record ColdConfig(
       throw MeterStoreException.invalid(
           "cold footer cache bytes",
           footerCacheBytes,
+          "at least 1, 0 for the default, -1 for none");
+    }
+    plannedFilesCacheBytes =
+        plannedFilesCacheBytes == 0 ? PlannedFiles.DEFAULT_MAX_BYTES : plannedFilesCacheBytes;
+    if (plannedFilesCacheBytes < -1) {
+      throw MeterStoreException.invalid(
+          "cold planned files cache bytes",
+          plannedFilesCacheBytes,
           "at least 1, 0 for the default, -1 for none");
     }
     requireFitsKind(kind, uri, warehouse, customCatalog);
@@ -116,19 +130,20 @@ public record ColdConfig(
         null,
         null,
         0,
+        0,
         null);
   }
 
   /** A REST catalog at {@code baseUrl}; {@code warehouse} may be null. */
   public static ColdConfig rest(String baseUrl, String warehouse) {
     return new ColdConfig(
-        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null, 0, null);
+        CatalogKind.REST, baseUrl, null, null, warehouse, null, null, 0, 0, null, null, 0, 0, null);
   }
 
   /** The caller's catalog; MeterStore uses it but does not close it. */
   public static ColdConfig custom(Catalog catalog) {
     return new ColdConfig(
-        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, null, 0, catalog);
+        CatalogKind.CUSTOM, null, null, null, null, null, null, 0, 0, null, null, 0, 0, catalog);
   }
 
   /** This config with another Iceberg namespace. */
@@ -146,6 +161,7 @@ public record ColdConfig(
         commitPolicy,
         timeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -164,6 +180,7 @@ public record ColdConfig(
         commitPolicy,
         timeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -182,6 +199,7 @@ public record ColdConfig(
         commitPolicy,
         timeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -200,6 +218,7 @@ public record ColdConfig(
         commitPolicy,
         timeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -218,6 +237,7 @@ public record ColdConfig(
         policy,
         timeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -236,6 +256,7 @@ public record ColdConfig(
         commitPolicy,
         newTimeouts,
         footerCacheBytes,
+        plannedFilesCacheBytes,
         customCatalog);
   }
 
@@ -256,6 +277,30 @@ public record ColdConfig(
         chunkRows,
         commitPolicy,
         timeouts,
+        bytes,
+        plannedFilesCacheBytes,
+        customCatalog);
+  }
+
+  /**
+   * This config with another bound for the cache of planned snapshots' data files, in estimated
+   * heap bytes: 0 for the default (64 MiB), -1 to keep none (every execution reads the snapshot's
+   * manifests).
+   */
+  public ColdConfig withPlannedFilesCacheBytes(long bytes) {
+    return new ColdConfig(
+        kind,
+        uri,
+        user,
+        password,
+        warehouse,
+        namespace,
+        s3,
+        targetFileSizeBytes,
+        chunkRows,
+        commitPolicy,
+        timeouts,
+        footerCacheBytes,
         bytes,
         customCatalog);
   }
@@ -295,6 +340,8 @@ public record ColdConfig(
         + timeouts
         + ", footerCacheBytes="
         + footerCacheBytes
+        + ", plannedFilesCacheBytes="
+        + plannedFilesCacheBytes
         + ", customCatalog="
         + (customCatalog == null ? "null" : customCatalog.name())
         + "]";

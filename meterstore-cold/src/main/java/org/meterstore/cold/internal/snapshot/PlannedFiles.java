@@ -1,11 +1,12 @@
 package org.meterstore.cold.internal.snapshot;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -30,9 +31,11 @@ import org.apache.iceberg.io.CloseableIterable;
  *
  * <p>Why: a query of one location's month planned the snapshot anew on every execution, reading the
  * manifests again (about a sixth of a short cold query's time). Bounded by an estimate of the bytes
- * the cached files hold (least recently used snapshots go first); a snapshot larger than the bound
- * is planned and not kept. Shared by every query of one store. Thread-safe: two threads planning
- * the same snapshot at once may both read its manifests; one result is kept.
+ * the cached files hold ({@code ColdConfig.plannedFilesCacheBytes}, {@code [cold]
+ * planned_files_cache}): when it is exceeded, the oldest snapshot leaves unless it was planned
+ * again since eviction last passed it (second chance); a snapshot larger than the bound is planned
+ * and not kept. Shared by every query of one store. Thread-safe, and a hit takes no lock; two
+ * threads planning the same snapshot at once may both read its manifests; one result is kept.
  */
 public final class PlannedFiles {
   /** The default bound: 64 MiB, about 50,000 files with statistics on 20 columns. */
@@ -42,8 +45,9 @@ public final class PlannedFiles {
   private static final long BYTES_PER_BOUND = 48;
 
   private final long maxBytes;
-  private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private long bytes;
+  private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+  private final ArrayDeque<Entry> clock = new ArrayDeque<>(); // guarded by this
+  private long bytes; // guarded by this
 
   /** A cache of at most about {@code maxBytes}; 0 keeps nothing. */
   public PlannedFiles(long maxBytes) {
@@ -55,7 +59,18 @@ public final class PlannedFiles {
 
   private record Key(String table, long snapshotId) {}
 
-  private record Entry(List<FileScanTask> tasks, long bytes) {}
+  private static final class Entry {
+    private final Key key;
+    private final List<FileScanTask> tasks;
+    private final long bytes;
+    private volatile boolean used;
+
+    Entry(Key key, List<FileScanTask> tasks, long bytes) {
+      this.key = key;
+      this.tasks = tasks;
+      this.bytes = bytes;
+    }
+  }
 
   /**
    * The tasks of {@code snapshotId} of {@code table} that {@code filter} may match, each with its
@@ -93,11 +108,12 @@ public final class PlannedFiles {
 
   private List<FileScanTask> all(Table table, long snapshotId) {
     Key key = new Key(table.location(), snapshotId);
-    synchronized (this) {
-      Entry cached = entries.get(key);
-      if (cached != null) {
-        return cached.tasks();
+    Entry cached = entries.get(key);
+    if (cached != null) {
+      if (!cached.used) {
+        cached.used = true;
       }
+      return cached.tasks;
     }
     List<FileScanTask> tasks = new ArrayList<>();
     long size = 0;
@@ -111,21 +127,33 @@ public final class PlannedFiles {
       throw new java.io.UncheckedIOException(e);
     }
     List<FileScanTask> kept = List.copyOf(tasks);
-    keep(key, new Entry(kept, size));
+    keep(new Entry(key, kept, size));
     return kept;
   }
 
-  private synchronized void keep(Key key, Entry entry) {
-    if (entry.bytes() > maxBytes || entries.containsKey(key)) {
+  private synchronized void keep(Entry entry) {
+    if (entry.bytes > maxBytes || entries.containsKey(entry.key)) {
       return;
     }
-    entries.put(key, entry);
-    bytes += entry.bytes();
-    var eldest = entries.entrySet().iterator();
-    while (bytes > maxBytes && eldest.hasNext()) {
-      bytes -= eldest.next().getValue().bytes();
-      eldest.remove();
+    entries.put(entry.key, entry);
+    clock.addLast(entry);
+    bytes += entry.bytes;
+    int chances = 2 * clock.size();
+    while (bytes > maxBytes && !clock.isEmpty()) {
+      Entry oldest = clock.pollFirst();
+      if (chances-- > 0 && oldest.used) {
+        oldest.used = false;
+        clock.addLast(oldest);
+        continue;
+      }
+      entries.remove(oldest.key, oldest);
+      bytes -= oldest.bytes;
     }
+  }
+
+  /** The snapshots whose files are kept. */
+  public int size() {
+    return entries.size();
   }
 
   /** The bytes the cache holds now, by its estimate. */
