@@ -33,10 +33,15 @@ final class MergeUnit implements ScanUnit {
     return tasks.stream().mapToLong(FileScanTask::length).sum();
   }
 
+  /** The rows a unit's merge buffer holds before it first grows. */
+  static final int INITIAL_ROWS = 256;
+
   @Override
   public UnitRun open(UnitContext context) {
     ScanColumns columns = context.columns();
-    RowBuffer out = new RowBuffer(columns, context.batchRows() * 2);
+    // starts small and doubles: one location's run of a few thousand rows allocates what it uses,
+    // where two batches' worth of every column cost a point read as much as its decoding
+    RowBuffer out = new RowBuffer(columns, INITIAL_ROWS);
     List<MergeCursor> cursors = new ArrayList<>();
     try {
       for (FileScanTask t : tasks) {
@@ -77,8 +82,8 @@ final class MergeUnit implements ScanUnit {
       this.after = context.after();
       this.resolver = new RunResolver(context.columns());
       this.batchRows = context.batchRows();
-      this.dropped = new boolean[batchRows * 2];
-      this.sel = new int[batchRows * 2];
+      this.dropped = new boolean[INITIAL_ROWS];
+      this.sel = new int[INITIAL_ROWS];
     }
 
     @Override
