@@ -2,7 +2,6 @@ package org.meterstore.cold.config;
 
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.cold.internal.snapshot.PlannedFiles;
 import org.meterstore.cold.scan.FooterCache;
 
 /**
@@ -30,8 +29,7 @@ import org.meterstore.cold.scan.FooterCache;
  *     org.meterstore.cold.scan.FooterCache})
  * @param plannedFilesCacheBytes the bound of the store's cache of the data files each planned
  *     snapshot references, with their statistics, in estimated heap bytes (default 64 MiB when 0,
- *     about 50,000 files); -1 keeps nothing (see {@link
- *     org.meterstore.cold.internal.snapshot.PlannedFiles})
+ *     about 50,000 files); -1 keeps nothing
  * @param customCatalog the caller's catalog for {@link CatalogKind#CUSTOM} (not closed by
  *     MeterStore), else null
  */
@@ -56,6 +54,12 @@ public record ColdConfig(
 
   /** The default target file size: 128 MiB. */
   public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
+
+  /**
+   * The default bound of the planned snapshots' files: 64 MiB, about 50,000 files with statistics
+   * on 20 columns.
+   */
+  public static final long DEFAULT_PLANNED_FILES_CACHE_BYTES = 64L * 1024 * 1024;
 
   /** The default sort chunk: 100 000 rows. */
   public static final int DEFAULT_CHUNK_ROWS = 100_000;
@@ -86,7 +90,7 @@ public record ColdConfig(
           "at least 1, 0 for the default, -1 for none");
     }
     plannedFilesCacheBytes =
-        plannedFilesCacheBytes == 0 ? PlannedFiles.DEFAULT_MAX_BYTES : plannedFilesCacheBytes;
+        plannedFilesCacheBytes == 0 ? DEFAULT_PLANNED_FILES_CACHE_BYTES : plannedFilesCacheBytes;
     if (plannedFilesCacheBytes < -1) {
       throw MeterStoreException.invalid(
           "cold planned files cache bytes",

@@ -20,6 +20,7 @@ import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
+import org.meterstore.cold.config.ColdConfig;
 
 /**
  * The data files of snapshots, planned once per snapshot and kept: a snapshot never changes, so the
@@ -38,8 +39,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * threads planning the same snapshot at once may both read its manifests; one result is kept.
  */
 public final class PlannedFiles {
-  /** The default bound: 64 MiB, about 50,000 files with statistics on 20 columns. */
-  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+  /** The default bound ({@link ColdConfig#DEFAULT_PLANNED_FILES_CACHE_BYTES}). */
+  public static final long DEFAULT_MAX_BYTES = ColdConfig.DEFAULT_PLANNED_FILES_CACHE_BYTES;
 
   private static final long BYTES_PER_FILE = 600;
   private static final long BYTES_PER_BOUND = 48;
