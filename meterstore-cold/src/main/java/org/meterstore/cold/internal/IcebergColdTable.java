@@ -53,6 +53,7 @@ import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.cold.table.CatalogRow;
 import org.meterstore.cold.table.ColdTable;
 
 /**
@@ -149,6 +150,30 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public SnapshotView view(SnapshotSelector selector) {
     return IcebergSnapshotView.of(access.frozen(), definition.name(), selector, planned, footers);
+  }
+
+  @Override
+  public SnapshotView viewAt(String metadataLocation) {
+    return IcebergSnapshotView.of(
+        access.frozenAt(metadataLocation),
+        definition.name(),
+        SnapshotSelector.current(),
+        planned,
+        footers);
+  }
+
+  @Override
+  public String metadataLocation() {
+    return access.read(
+        table ->
+            table instanceof HasTableOperations h
+                ? h.operations().current().metadataFileLocation()
+                : null);
+  }
+
+  @Override
+  public Optional<CatalogRow> catalogRow() {
+    return access.catalogRow();
   }
 
   @Override

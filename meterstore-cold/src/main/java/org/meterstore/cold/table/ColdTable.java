@@ -122,6 +122,25 @@ public interface ColdTable {
   SnapshotView view(SnapshotSelector selector);
 
   /**
+   * The view of the current snapshot of the table's metadata file at {@code metadataLocation}: a
+   * location its catalog held (read by the caller, in its own round trip). The file is read once
+   * per location and kept while the location stays the latest asked for; the catalog is not asked.
+   *
+   * @throws org.meterstore.api.MeterStoreException as {@link #view}
+   */
+  SnapshotView viewAt(String metadataLocation);
+
+  /**
+   * The metadata location the catalog holds for this table now (one catalog round trip).
+   *
+   * @throws org.meterstore.api.MeterStoreException {@code STORAGE} when the catalog cannot be read
+   */
+  String metadataLocation();
+
+  /** This table's row in Iceberg's JDBC catalog; empty when another kind of catalog holds it. */
+  java.util.Optional<CatalogRow> catalogRow();
+
+  /**
    * Writes one archival window as Parquet files and commits them in one snapshot that moves W to
    * {@code request.to()}, with the summary of DESIGN § 5.
    *

@@ -34,10 +34,48 @@ public interface ReaderPins {
    *     INVALID_INPUT} for an empty window or a non-positive ttl; {@code STORAGE} when the database
    *     is unreachable. Nothing is pinned then.
    */
-  ReaderView view(TableDefinition table, Instant pinFrom, Instant pinTo, Instant now, Duration ttl);
+  default ReaderView view(
+      TableDefinition table, Instant pinFrom, Instant pinTo, Instant now, Duration ttl) {
+    return view(table, pinFrom, pinTo, now, ttl, null);
+  }
+
+  /**
+   * As {@link #view(TableDefinition, Instant, Instant, Instant, Duration)}, and when {@code entry}
+   * is not null, reads the cold table's metadata pointer from Iceberg's JDBC catalog in the same
+   * round trip, with the committed watermark and before the listing. Only for an entry {@link
+   * #catalogPointer} has found: the catalog's table must be readable in this database.
+   */
+  ReaderView view(
+      TableDefinition table,
+      Instant pinFrom,
+      Instant pinTo,
+      Instant now,
+      Duration ttl,
+      CatalogEntry entry);
+
+  /**
+   * The metadata location Iceberg's JDBC catalog holds for {@code entry}, read through this
+   * database; empty when the catalog's table is not visible here (the catalog lives elsewhere, or
+   * this role may not read it) or holds no such row.
+   *
+   * @throws MeterStoreException {@code STORAGE} when the database is unreachable
+   */
+  java.util.Optional<String> catalogPointer(CatalogEntry entry);
 
   /** Releases a pin; releasing one that is gone already is not an error. */
   void release(long id);
+
+  /**
+   * Ends the read transaction open on {@code connection} (rolled back: it only read) and releases
+   * the pins {@code ids} in the same round trip, so a query execution whose hot scan ran on that
+   * connection pays no round trip of its own for the release. The connection must be in
+   * manual-commit mode with a transaction open; it stays in manual-commit mode with none open.
+   * Releasing a pin that is gone already is not an error.
+   *
+   * @throws MeterStoreException {@code STORAGE} when the database does not answer (the pins then
+   *     expire on their own; the connection should be discarded)
+   */
+  void releaseAfter(java.sql.Connection connection, List<Long> ids);
 
   /** The pins of {@code table} that have not expired at {@code now}, oldest first. */
   List<ReaderPin> active(String table, Instant now);

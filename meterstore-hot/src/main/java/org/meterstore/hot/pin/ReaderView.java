@@ -13,12 +13,22 @@ import org.meterstore.hot.partition.PartitionInfo;
  *     Instant#EPOCH} when none was recorded
  * @param partitions every partition of the table, attached or not, in bound order
  * @param pin the pin taken in the same round trip, or null when none was asked for
+ * @param catalogPointer the metadata location the {@link CatalogEntry} asked for held, read before
+ *     the partitions were listed; null when none was asked for or the catalog has no such row
  */
 public record ReaderView(
-    Instant committedWatermark, List<PartitionInfo> partitions, ReaderPin pin) {
+    Instant committedWatermark,
+    List<PartitionInfo> partitions,
+    ReaderPin pin,
+    String catalogPointer) {
 
   /** Copies the partitions. */
   public ReaderView {
     partitions = List.copyOf(partitions);
+  }
+
+  /** A view that read no catalog pointer. */
+  public ReaderView(Instant committedWatermark, List<PartitionInfo> partitions, ReaderPin pin) {
+    this(committedWatermark, partitions, pin, null);
   }
 }

@@ -1,6 +1,7 @@
 package org.meterstore.cold.internal.catalog;
 
 import java.util.Deque;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -12,8 +13,10 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.table.CatalogRow;
 
 /**
  * Loads one cold table from its catalog: afresh on every {@link #load()}, so that callers never
@@ -134,6 +137,50 @@ public final class TableAccess {
           }
           return loadRaw();
         });
+  }
+
+  /** The table frozen at a metadata location, kept while that location is the latest asked for. */
+  private record Frozen(String location, Table table) {}
+
+  private volatile Frozen lastFrozen;
+
+  /**
+   * The table frozen at {@code metadataLocation}, a location the caller read from the catalog
+   * itself: the metadata file is read on the first call for a location, later calls for the same
+   * location return the same table. The catalog is not asked (a table is loaded once for its file
+   * IO when none was loaded before).
+   *
+   * @throws MeterStoreException {@code STORAGE} when the metadata file cannot be read
+   */
+  public Table frozenAt(String metadataLocation) {
+    Frozen last = lastFrozen;
+    if (last != null && last.location().equals(metadataLocation)) {
+      return last.table();
+    }
+    Table any = readers.peekFirst();
+    if (any == null) {
+      any = loadRaw();
+      readers.offerFirst(any);
+    }
+    Table table;
+    try {
+      StaticTableOperations ops = new StaticTableOperations(metadataLocation, any.io());
+      ops.current(); // read now, so a failure is this call's
+      table = new BaseTable(ops, any.name());
+    } catch (RuntimeException e) {
+      throw loadFailure(e);
+    }
+    lastFrozen = new Frozen(metadataLocation, table);
+    return table;
+  }
+
+  /** The table's row in Iceberg's JDBC catalog; empty for other catalogs. */
+  public Optional<CatalogRow> catalogRow() {
+    if (!(catalog instanceof JdbcCatalog)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new CatalogRow(catalog.name(), identifier.namespace().toString(), identifier.name()));
   }
 
   private Table loadRaw() {

@@ -1,5 +1,6 @@
 package org.meterstore.hot.internal.pin;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,12 +10,15 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.internal.partition.PartitionCatalog;
 import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.Database;
 import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.pin.CatalogEntry;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.hot.pin.ReaderPins;
 import org.meterstore.hot.pin.ReaderView;
@@ -52,14 +56,20 @@ public final class SqlReaderPins implements ReaderPins {
 
   @Override
   public ReaderView view(
-      TableDefinition table, Instant pinFrom, Instant pinTo, Instant now, Duration ttl) {
+      TableDefinition table,
+      Instant pinFrom,
+      Instant pinTo,
+      Instant now,
+      Duration ttl,
+      CatalogEntry entry) {
     boolean pinning = pinFrom != null;
     if (pinning) {
       validate(pinFrom, pinTo, ttl);
     }
     String stateSql =
         "SELECT to_regclass(?) IS NOT NULL, "
-            + TableRegistry.committedWatermarkSubquery(db.schema());
+            + TableRegistry.committedWatermarkSubquery(db.schema())
+            + (entry == null ? "" : ", (" + POINTER_SQL + ")");
     String sql =
         pinning
             ? OneTrip.writing(stateSql, PartitionCatalog.listingSql(), insertSql())
@@ -76,18 +86,16 @@ public final class SqlReaderPins implements ReaderPins {
             () -> "Cannot read the hot state of table " + table.name(),
             c -> {
               try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setString(1, db.qualified(table.name()));
-                s.setString(2, table.name());
-                listing.bind(s, 3);
+                int i = 1;
+                s.setString(i++, db.qualified(table.name()));
+                s.setString(i++, table.name());
+                if (entry != null) {
+                  i = bindEntry(s, i, entry);
+                }
+                listing.bind(s, i);
+                i += PartitionCatalog.LISTING_PARAMETERS;
                 if (pinning) {
-                  bindPin(
-                      s,
-                      3 + PartitionCatalog.LISTING_PARAMETERS,
-                      table.name(),
-                      pinFrom,
-                      pinTo,
-                      now,
-                      ttl);
+                  bindPin(s, i, table.name(), pinFrom, pinTo, now, ttl);
                 }
                 return OneTrip.execute(c, s, readers);
               }
@@ -105,7 +113,49 @@ public final class SqlReaderPins implements ReaderPins {
         pinning
             ? new ReaderPin((Long) results.get(2), table.name(), pinFrom, pinTo, now.plus(ttl))
             : null;
-    return new ReaderView(committed, listed, pin);
+    return new ReaderView(committed, listed, pin, (String) state[2]);
+  }
+
+  /**
+   * Iceberg's JDBC catalog table as the connection's search path finds it (where the catalog, on
+   * the same database and role, created it); {@link #catalogPointer} proves it is the catalog's.
+   */
+  private static final String POINTER_SQL =
+      "SELECT metadata_location FROM iceberg_tables"
+          + " WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?";
+
+  private static int bindEntry(PreparedStatement s, int index, CatalogEntry entry)
+      throws SQLException {
+    s.setString(index, entry.catalog());
+    s.setString(index + 1, entry.namespace());
+    s.setString(index + 2, entry.table());
+    return index + 3;
+  }
+
+  @Override
+  public Optional<String> catalogPointer(CatalogEntry entry) {
+    return db.autocommit(
+        () -> "Cannot look for the catalog entry of " + entry.table(),
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT CASE WHEN to_regclass('iceberg_tables') IS NULL THEN false"
+                      + " ELSE has_table_privilege(to_regclass('iceberg_tables'), 'SELECT')"
+                      + " END")) {
+            try (ResultSet rs = s.executeQuery()) {
+              rs.next();
+              if (!rs.getBoolean(1)) {
+                return Optional.<String>empty();
+              }
+            }
+          }
+          try (PreparedStatement s = c.prepareStatement(POINTER_SQL)) {
+            bindEntry(s, 1, entry);
+            try (ResultSet rs = s.executeQuery()) {
+              return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.<String>empty();
+            }
+          }
+        });
   }
 
   private static void validate(Instant from, Instant to, Duration ttl) {
@@ -148,7 +198,10 @@ public final class SqlReaderPins implements ReaderPins {
   private static Object[] stateRow(ResultSet rs) throws SQLException {
     rs.next();
     OffsetDateTime committed = rs.getObject(2, OffsetDateTime.class);
-    return new Object[] {rs.getBoolean(1), committed == null ? null : committed.toInstant()};
+    String pointer = rs.getMetaData().getColumnCount() > 2 ? rs.getString(3) : null;
+    return new Object[] {
+      rs.getBoolean(1), committed == null ? null : committed.toInstant(), pointer
+    };
   }
 
   @Override
@@ -162,6 +215,21 @@ public final class SqlReaderPins implements ReaderPins {
             return OneTrip.execute(c, s, List.of());
           }
         });
+  }
+
+  @Override
+  public void releaseAfter(Connection connection, List<Long> ids) {
+    // ROLLBACK first: the open transaction is read-only and its cursor holds the partitions' locks
+    String sql =
+        "ROLLBACK; "
+            + OneTrip.writing("DELETE FROM " + db.qualified("reader_pins") + " WHERE id = ANY (?)");
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+      OneTrip.execute(connection, s, List.of());
+    } catch (SQLException e) {
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot release reader pins " + ids + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

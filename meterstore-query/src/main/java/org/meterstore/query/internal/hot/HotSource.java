@@ -103,11 +103,18 @@ public final class HotSource implements ScanSource {
     ReaderPin pin = context.pinFor(state, partitions);
     HotSql sql = sql(state, partitions);
     return new RowEnumerable(
-        runtime.metrics(), state.def().name(), "hot", () -> open(root, pin, sql, partitions));
+        runtime.metrics(),
+        state.def().name(),
+        "hot",
+        () -> open(root, context, pin, sql, partitions));
   }
 
   private RowEnumerable.Cursor open(
-      DataContext root, ReaderPin pin, HotSql sql, List<PartitionInfo> partitions) {
+      DataContext root,
+      QueryContext context,
+      ReaderPin pin,
+      HotSql sql,
+      List<PartitionInfo> partitions) {
     requirePinHeld(pin);
     String action = "Cannot read the hot tier of table " + spec.def().name();
     Connection c = null;
@@ -123,7 +130,7 @@ public final class HotSource implements ScanSource {
         s.setObject(i++, Columns.toJdbc(value, b.type()));
       }
       ResultSet rs = s.executeQuery();
-      return new JdbcCursor(c, rs, readers, action);
+      return new JdbcCursor(c, context, rs, readers, action);
     } catch (SQLException e) {
       closeQuietly(c);
       throw translate(action, e, partitions);
@@ -194,15 +201,25 @@ public final class HotSource implements ScanSource {
     }
   }
 
-  /** Streams a result set; closing it rolls back and closes the connection. */
+  /**
+   * Streams a result set; closing it hands the connection to the execution, which ends the
+   * transaction together with its pin release, or else rolls back and closes the connection.
+   */
   private static final class JdbcCursor implements RowEnumerable.Cursor {
     private final Connection connection;
+    private final QueryContext context;
     private final ResultSet rs;
     private final List<Columns.Reader> readers;
     private final String action;
 
-    JdbcCursor(Connection c, ResultSet rs, List<Columns.Reader> readers, String action) {
+    JdbcCursor(
+        Connection c,
+        QueryContext context,
+        ResultSet rs,
+        List<Columns.Reader> readers,
+        String action) {
       this.connection = c;
+      this.context = context;
       this.rs = rs;
       this.readers = readers;
       this.action = action;
@@ -226,7 +243,9 @@ public final class HotSource implements ScanSource {
 
     @Override
     public void close() {
-      closeQuietly(connection);
+      if (!context.park(connection)) {
+        closeQuietly(connection);
+      }
     }
   }
 }

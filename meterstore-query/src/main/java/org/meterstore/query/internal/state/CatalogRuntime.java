@@ -33,6 +33,7 @@ public final class CatalogRuntime {
   private final AtomicReference<Object> systemSnapshot = new AtomicReference<>();
   private final ThreadLocal<QueryContext> current = new ThreadLocal<>();
   private final ColdExecutor coldExecutor;
+  private final CatalogPointers pointers = new CatalogPointers();
 
   /** The shared state of one catalog. */
   public CatalogRuntime(
@@ -104,6 +105,11 @@ public final class CatalogRuntime {
    */
   public ColdTable coldTable(TableDefinition def) {
     return coldTables.computeIfAbsent(def.name(), n -> cold.table(def));
+  }
+
+  /** Which tables' catalog pointers are read with their hot state. */
+  CatalogPointers pointers() {
+    return pointers;
   }
 
   public InstantSource clock() {

@@ -1,5 +1,7 @@
 package org.meterstore.query.internal.state;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,6 +39,13 @@ public final class QueryContext implements AutoCloseable {
   private Runnable forgetPlan = () -> {};
   private final Set<String> planned = new LinkedHashSet<>();
   private final List<ReaderPin> extraPins = new ArrayList<>();
+
+  /**
+   * The connection of a hot scan that finished while this execution still held pins, its read
+   * transaction open: {@link #close()} ends that transaction and releases the pins in one round
+   * trip on it. Null when none.
+   */
+  private Connection parked;
 
   /**
    * A context reading in {@code defaultMode} unless a table function says otherwise, for a
@@ -184,23 +193,79 @@ public final class QueryContext implements AutoCloseable {
     return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(planned));
   }
 
-  /** Releases the reader pins. Idempotent; a failed release is logged (the pin expires anyway). */
+  /**
+   * Takes over {@code connection}, whose hot scan of this execution has finished with its read
+   * transaction still open, when this execution holds pins to release: {@link #close()} then ends
+   * the transaction and releases them in one round trip, and closes the connection. False when
+   * there is nothing to release or the execution closed already: the caller ends it itself.
+   */
+  public boolean park(Connection connection) {
+    synchronized (this) {
+      if (closed || parked != null || pins().isEmpty()) {
+        return false;
+      }
+      parked = connection;
+      return true;
+    }
+  }
+
+  private List<ReaderPin> pins() {
+    List<ReaderPin> pins = new ArrayList<>();
+    states.values().stream().map(TableState::pin).filter(p -> p != null).forEach(pins::add);
+    pins.addAll(extraPins);
+    return pins;
+  }
+
+  /**
+   * Releases the reader pins: on the parked hot connection when there is one (the same round trip
+   * ends its transaction), else on a connection of their own. Idempotent; a failed release is
+   * logged (the pin expires anyway).
+   */
   @Override
   public void close() {
-    List<ReaderPin> pins = new ArrayList<>();
+    List<ReaderPin> pins;
+    Connection connection;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
-      states.values().stream().map(TableState::pin).filter(p -> p != null).forEach(pins::add);
-      pins.addAll(extraPins);
+      pins = pins();
+      connection = parked;
+      parked = null;
+    }
+    if (connection != null) {
+      releaseOn(connection, pins);
+      return;
     }
     for (ReaderPin pin : pins) {
       try {
         runtime.hot().pins().release(pin.id());
       } catch (RuntimeException e) {
         LOG.warn("Cannot release reader pin {} of {}: {}", pin.id(), pin.table(), e.toString());
+      }
+    }
+  }
+
+  private void releaseOn(Connection connection, List<ReaderPin> pins) {
+    boolean released = false;
+    try {
+      runtime.hot().pins().releaseAfter(connection, pins.stream().map(ReaderPin::id).toList());
+      released = true;
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot release reader pins {}: {}", pins, e.toString());
+    } finally {
+      try {
+        if (!released) {
+          connection.rollback();
+        }
+      } catch (SQLException ignored) {
+        // the pool discards a broken connection
+      }
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // nothing left to do
       }
     }
   }

@@ -24,6 +24,7 @@ public final class QueryMetrics {
   private final DoubleHistogram scanDuration;
   private final LongCounter coldRows;
   private final LongCounter coldRowsDecoded;
+  private final LongCounter stateReads;
 
   /** Instruments on {@code otel}'s meter {@code org.meterstore.query}. */
   public QueryMetrics(OpenTelemetry otel) {
@@ -59,6 +60,24 @@ public final class QueryMetrics {
                     + " rows of meterstore.query.cold.rows (more where pages hold rows the page"
                     + " indexes could not skip)")
             .build();
+    stateReads =
+        meter
+            .counterBuilder("meterstore.query.state_reads")
+            .setUnit("{read}")
+            .setDescription(
+                "Reads of a table's state (W, snapshot, hot partitions, pin) for an execution, by"
+                    + " path: one_trip (the catalog pointer read with the hot state) or"
+                    + " catalog_first")
+            .build();
+  }
+
+  /**
+   * Records one read of {@code table}'s state for an execution: {@code path} is {@code one_trip}
+   * (the catalog's pointer read with the hot state) or {@code catalog_first} (the catalog asked in
+   * a round trip of its own).
+   */
+  void stateRead(String table, String path) {
+    stateReads.add(1, Attributes.of(TABLE, table, PATH, path));
   }
 
   /** The cold executor's view of these instruments. */

@@ -2,11 +2,13 @@ package org.meterstore.query.internal.state;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
@@ -82,6 +84,19 @@ final class TableStates {
       Instant proved) {
     boolean readsCold = mode.kind() != ReadMode.Kind.OPERATIONAL;
     boolean readsHot = !mode.kind().coldOnly();
+    if (readsCold && readsHot && readsCurrentSnapshot(mode)) {
+      Optional<CatalogPointers.Known> known = rt.pointers().known(rt, def);
+      if (known.isPresent()) {
+        TableState state = oneTrip(rt, def, mode, pin, range, proved, known.get());
+        if (state != null) {
+          rt.metrics().stateRead(def.name(), "one_trip");
+          return state;
+        }
+      }
+    }
+    if (readsCold) {
+      rt.metrics().stateRead(def.name(), "catalog_first");
+    }
     Cold cold = readsCold ? cold(rt, def, mode, readsHot) : Cold.NONE;
     boolean checked = cold.snapshot() != null && readsCurrentSnapshot(mode);
     if (checked && proved != null) {
@@ -133,6 +148,84 @@ final class TableStates {
           def, mode, readsCold, true, cold.snapshot(), boundary, cold.failure(), partitions, taken);
     } catch (RuntimeException e) {
       release(rt, view.pin());
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #attempt} in one round trip, for a table whose JDBC catalog lives in the hot tier's
+   * database: the catalog's pointer is read with the committed watermark, before the listing, and
+   * the pin over the window above the W last read is taken with them. The snapshot is the one at
+   * that pointer: the metadata file is read again only when the pointer moved (a commit since the
+   * last execution), and the catalog is not asked. A W that moved up leaves the pin wider than
+   * needed; one that moved down (a rollback) is pinned again. Null when the pointer or the metadata
+   * cannot be read this way: the caller then reads the state as before, nothing held.
+   */
+  private static TableState oneTrip(
+      CatalogRuntime rt,
+      TableDefinition def,
+      ReadMode mode,
+      boolean pin,
+      FromRange range,
+      Instant proved,
+      CatalogPointers.Known known) {
+    ColdTable table = rt.coldTable(def);
+    SnapshotView last;
+    try {
+      last = table.viewAt(known.pointer());
+    } catch (MeterStoreException e) {
+      return null;
+    }
+    FromRange guessed = pin ? pinWindow(range, last.watermark()) : null;
+    Instant now = rt.clock().instant();
+    ReaderView view =
+        guessed == null
+            ? rt.hot().pins().view(def, null, null, now, rt.pinTtl(), known.entry())
+            : rt.hot()
+                .pins()
+                .view(def, guessed.lower(), guessed.upper(), now, rt.pinTtl(), known.entry());
+    ReaderPin taken = view.pin();
+    try {
+      String pointer = view.catalogPointer();
+      if (pointer == null) {
+        rt.pointers().drop(def);
+        release(rt, taken);
+        return null;
+      }
+      SnapshotView snapshot;
+      try {
+        snapshot = pointer.equals(known.pointer()) ? last : table.viewAt(pointer);
+      } catch (MeterStoreException e) {
+        release(rt, taken);
+        return null;
+      }
+      rt.pointers().read(def, known.entry(), pointer);
+      if (proved != null) {
+        snapshot.watermarkNotBelow(proved);
+      }
+      try {
+        snapshot.watermarkNotBelow(view.committedWatermark());
+      } catch (MeterStoreException e) {
+        if (e.kind() == ErrorKind.INVARIANT_VIOLATED) {
+          throw new Raced(view.committedWatermark(), e);
+        }
+        throw e;
+      }
+      Instant w = snapshot.watermark();
+      List<PartitionInfo> partitions =
+          view.partitions().stream().filter(p -> p.upperBound().isAfter(w)).toList();
+      FromRange needed = pin ? pinWindow(range, w) : null;
+      if (needed != null && (taken == null || taken.from().isAfter(needed.lower()))) {
+        ReaderPin wider =
+            rt.hot()
+                .pins()
+                .pin(def.name(), needed.lower(), needed.upper(), rt.clock().instant(), rt.pinTtl());
+        release(rt, taken);
+        taken = wider;
+      }
+      return new TableState(def, mode, true, true, snapshot, w, null, partitions, taken);
+    } catch (RuntimeException e) {
+      release(rt, taken);
       throw e;
     }
   }
