@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * and leaves nothing behind when it times out. {@code DETACH … CONCURRENTLY} refuses a transaction
  * block, so it runs in autocommit with a session {@code lock_timeout} that is reset afterwards;
  * when it is interrupted the partition stays half detached, and the next concurrent-mode call
- * finishes it with {@code FINALIZE} (DEPENDENCIES.md P5).
+ * finishes it with {@code FINALIZE} (docs/dependencies.md P5).
  */
 final class PartitionDetacher {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionDetacher.class);

@@ -20,7 +20,7 @@ import org.meterstore.api.table.TableDefinition;
  * Translates Calcite row expressions over a table's full row into {@link Pred}s. Whatever it cannot
  * translate (functions, casts of columns, comparisons of two columns) is left out: the caller keeps
  * Calcite's own filter above the scan, so a predicate left out costs speed, never correctness.
- * {@code SEARCH} (ranges and IN lists as Sargs) is expanded first (DEPENDENCIES.md P14).
+ * {@code SEARCH} (ranges and IN lists as Sargs) is expanded first (docs/dependencies.md P14).
  */
 public final class PredTranslator {
   private final TableDefinition table;
