@@ -495,6 +495,14 @@ public final class MeterCatalog implements AutoCloseable {
     }
   }
 
+  /**
+   * Orphan-file removal for this catalog's tables (files under a table's location that nothing
+   * retained references): a dry run lists them, a removal deletes them. The CLI's {@code orphans}.
+   */
+  public OrphanFiles orphanFiles() {
+    return new OrphanFiles(this);
+  }
+
   TableDefinition require(String name) {
     return table(name)
         .orElseThrow(

@@ -377,6 +377,44 @@ class CliIT {
     assertThat(runway.err()).contains("table strom: exhausted_runway");
   }
 
+  /**
+   * A file nothing references (a commit that never landed) is listed by {@code orphans}, kept by
+   * the listing, refused for deletion below the minimum age, and deleted by {@code --delete}; the
+   * table's own files are never candidates.
+   */
+  @Test
+  @Order(13)
+  void orphansListsThenDeletesAFileNothingReferences() throws Exception {
+    List<Path> before = dataFiles("strom");
+    assertThat(before).isNotEmpty();
+    Path debris = before.get(0).resolveSibling("00000-0-never-committed-00001.parquet");
+    Files.write(debris, new byte[] {'P', 'A', 'R', '1'});
+    Files.setLastModifiedTime(
+        debris, java.nio.file.attribute.FileTime.from(Instant.parse(CREATED)));
+
+    Cli.Run listed = cli.run("--format", "json", "orphans", "--table", "strom", "--now", LATER);
+    assertThat(listed.code()).as(listed.toString()).isZero();
+    JsonNode files = listed.json().get("files");
+    assertThat(files.size()).as(listed.toString()).isEqualTo(1);
+    assertThat(files.get(0).get("file").asText()).endsWith(debris.getFileName().toString());
+    assertThat(files.get(0).get("deleted").asBoolean()).isFalse();
+    assertThat(listed.json().get("dry_run").asBoolean()).isTrue();
+    assertThat(debris).exists();
+
+    Cli.Run tooYoung =
+        cli.run("orphans", "--table", "strom", "--now", LATER, "--delete", "--min-age", "10m");
+    assertThat(tooYoung.code()).isEqualTo(ExitCode.ERROR);
+    assertThat(tooYoung.toString()).contains("orphan minimum age");
+    assertThat(debris).exists();
+
+    Cli.Run deleted =
+        cli.run("--format", "json", "orphans", "--table", "strom", "--now", LATER, "--delete");
+    assertThat(deleted.code()).as(deleted.toString()).isZero();
+    assertThat(deleted.json().get("files").get(0).get("deleted").asBoolean()).isTrue();
+    assertThat(debris).doesNotExist();
+    assertThat(dataFiles("strom")).containsExactlyInAnyOrderElementsOf(before);
+  }
+
   @Test
   @Order(14)
   void purgeWithAWrongConfirmationTouchesNothing() throws Exception {

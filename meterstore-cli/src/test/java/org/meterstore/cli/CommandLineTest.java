@@ -38,6 +38,7 @@ class CommandLineTest {
           "tag",
           "untag",
           "tags",
+          "orphans",
           "erasures",
           "purge",
           "demo"
