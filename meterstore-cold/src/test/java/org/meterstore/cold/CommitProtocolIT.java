@@ -122,6 +122,32 @@ class CommitProtocolIT {
   }
 
   @Test
+  void anArchiverOvertakenWhileWritingIsRefusedAtTheSwapNotAppendedTwice() {
+    TableDefinition def = TableDefinition.interval("overtaken");
+    ColdTable loser = store.createTable(def);
+    ColdTable winner = second.table(def);
+    AtomicInteger iterations = new AtomicInteger();
+    // the winner lands after the loser read W and while it writes its files: Iceberg refreshes
+    // the loser's base before the swap, so only the swap check stands between it and a window
+    // archived twice
+    Iterable<Object[]> overtaking =
+        () -> {
+          if (iterations.incrementAndGet() == 1) {
+            winner.archive(WINDOW, rows(def));
+          }
+          return rows(def).iterator();
+        };
+
+    ArchiveResult result = loser.archive(WINDOW, overtaking);
+
+    assertThat(result.status()).isEqualTo(ArchiveStatus.LOST_RACE);
+    assertThat(result.attempts()).isEqualTo(2);
+    assertThat(loser.snapshots()).hasSize(1);
+    assertThat(ColdFixtures.count(loser.read())).isEqualTo(rows(def).size());
+    assertThat(parquetOnDisk("overtaken")).isEqualTo(referencedFiles(loser));
+  }
+
+  @Test
   void aCommitRefusedByAForeignCommitIsRetriedWithARederivedSummary() {
     TableDefinition def = TableDefinition.interval("rederived");
     ColdTable table = store.createTable(def);

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.meterstore.api.reading.StoredReading;
@@ -13,12 +14,9 @@ import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
-import org.meterstore.cold.commit.ArchiveStatus;
-import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.layout.RowConverter;
-import org.meterstore.cold.internal.watermark.WatermarkReader;
 
 /**
  * Imports one window of settled history at W (issue #18 item 4). Archival's rows come from a hot
@@ -28,7 +26,8 @@ import org.meterstore.cold.internal.watermark.WatermarkReader;
  * stored spans just below W), repeated readings are dropped as {@code DUPLICATE}, the rest are
  * sorted in the hot tier's key order (so files cover disjoint MaLo ranges) and committed by the
  * archival protocol ({@link ArchivalCommitter}): W moves to the window end, with lease epoch and
- * digest.
+ * digest. The classification is part of each attempt, against that attempt's fresh metadata, so a
+ * correction that lands between two attempts is seen.
  */
 public final class ImportCommitter {
   private final TableAccess access;
@@ -53,27 +52,29 @@ public final class ImportCommitter {
       ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld) {
     List<Object[]> rows = new ArrayList<>(readings.size());
     readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
-    Table table = access.load();
-    Instant w = WatermarkReader.read(table, access.tableName());
-    if (w.isAfter(request.from())) {
-      return new ImportWindowResult(
-          new ArchiveResult(ArchiveStatus.LOST_RACE, -1, w, ContentDigest.EMPTY, 1, false),
-          List.of());
-    }
-    CommitSupport.requireNoDrift(definition, table);
-    RowConverter converter = new RowConverter(definition, table.schema());
-    List<WriteOutcome> outcomes = new DuplicateCheck(definition, converter).classify(table, rows);
-    List<Object[]> toAppend = new ArrayList<>(rows.size());
-    for (int i = 0; i < rows.size(); i++) {
-      if (outcomes.get(i) != WriteOutcome.DUPLICATE) {
-        toAppend.add(rows.get(i));
-      }
-    }
-    toAppend.sort(keyOrder());
+    // the outcomes of the latest classification: the one whose files a landed commit carries
+    AtomicReference<List<WriteOutcome>> outcomes = new AtomicReference<>(List.of());
     ArchiveResult result =
         new ArchivalCommitter(access, definition, settings, counter)
-            .archive(request, toAppend, leaseHeld);
-    return new ImportWindowResult(result, result.committed() ? outcomes : List.of());
+            .archive(
+                request,
+                attempt -> {
+                  Table table = attempt.table();
+                  RowConverter converter = new RowConverter(definition, table.schema());
+                  List<WriteOutcome> classified =
+                      new DuplicateCheck(definition, converter).classify(table, rows);
+                  outcomes.set(classified);
+                  List<Object[]> toAppend = new ArrayList<>(rows.size());
+                  for (int i = 0; i < rows.size(); i++) {
+                    if (classified.get(i) != WriteOutcome.DUPLICATE) {
+                      toAppend.add(rows.get(i));
+                    }
+                  }
+                  toAppend.sort(keyOrder());
+                  return toAppend;
+                },
+                leaseHeld);
+    return new ImportWindowResult(result, result.committed() ? outcomes.get() : List.of());
   }
 
   /** {@code malo_id}, {@code obis_code}, {@code from}: the grouping archival reads rows in. */

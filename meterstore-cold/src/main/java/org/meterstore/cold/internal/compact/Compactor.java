@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
@@ -21,14 +20,13 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.ContentDigest;
-import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.internal.catalog.TableAccess;
-import org.meterstore.cold.internal.commit.CommitAttempt;
 import org.meterstore.cold.internal.commit.CommitCounter;
+import org.meterstore.cold.internal.commit.CommitLoop;
 import org.meterstore.cold.internal.commit.CommitSupport;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.layout.RowConverter;
-import org.meterstore.cold.internal.watermark.WatermarkReader;
+import org.meterstore.cold.internal.stamp.CommitStamp;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,10 +36,10 @@ import org.slf4j.LoggerFactory;
  * CompactionPlanner}), merges each group's files in sort order through MeterStore's own writer
  * ({@link SortedChunkWriter}: the table's sort order, bloom filters, encodings and target size),
  * reads the new files back and requires their digest (row count, value sum) to equal the digest of
- * the rows read, asks the caller's lease check, and commits one {@link RewriteFiles} validated from
- * the planned snapshot. The summary carries the W the planned snapshot has; the commit is refused
- * unless the catalog's current snapshot is still the planned one when it is swapped (an interceptor
- * on the table's operations), so W can neither move nor vanish, and a correction or archival commit
+ * the rows read, and hands one {@link RewriteFiles} validated from the planned snapshot to the
+ * {@link CommitLoop} (which asks the caller's lease check). The stamp carries the W the planned
+ * snapshot has; the commit is refused unless the catalog's current snapshot is still the planned
+ * one when it is swapped, so W can neither move nor vanish, and a correction or archival commit
  * that lands in between makes the attempt start over. Old files stay referenced by older snapshots,
  * so pinned readers are unaffected until expiry removes those snapshots.
  *
@@ -85,102 +83,79 @@ public final class Compactor {
       List<DataFile> written,
       ContentDigest digest) {}
 
-  /** What one call learned across its attempts. */
-  private static final class Progress {
-    final String commitId = UUID.randomUUID().toString();
-    Prepared unknown;
-    Instant unknownW;
-    String lastFailure = "";
-  }
-
   /** Runs the protocol; see {@code ColdTable.compact}. */
   public CompactionResult compact(
       Instant now, long leaseEpoch, int maxPartitions, BooleanSupplier leaseHeld) {
-    Progress progress = new Progress();
-    int max = settings.policy().maxAttempts();
-    for (int attempt = 1; attempt <= max; attempt++) {
-      if (attempt > 1) {
-        CommitSupport.pause(settings.policy(), attempt, access.tableName());
-      }
-      CompactionResult result =
-          attempt(now, leaseEpoch, maxPartitions, leaseHeld, progress, attempt);
-      if (result != null) {
-        return result;
-      }
-    }
-    throw new MeterStoreException(
-        ErrorKind.STORAGE,
-        "Cannot compact cold table "
-            + access.tableName()
-            + ": "
-            + max
-            + " commit attempts failed (last: "
-            + progress.lastFailure
-            + "); nothing was committed"
-            + (progress.unknown != null ? " unless an attempt of unknown outcome lands late" : "")
-            + ", and the next run plans afresh");
+    return new CommitLoop(access, settings.policy(), counter)
+        .run(new Compaction(now, leaseEpoch, maxPartitions, leaseHeld));
   }
 
-  /** One attempt: a final result, or null to try again. */
-  private CompactionResult attempt(
-      Instant now,
-      long leaseEpoch,
-      int maxPartitions,
-      BooleanSupplier leaseHeld,
-      Progress progress,
-      int attempt) {
-    Table table = CommitSupport.withoutLibraryRetry(access, access.load());
-    Snapshot late =
-        progress.unknown != null ? CommitSupport.findLanded(table, progress.commitId) : null;
-    if (late != null) {
-      return committed(late, progress.unknownW, progress.unknown, attempt - 1);
+  /** One compaction's part in the commit loop. */
+  private final class Compaction implements CommitLoop.Committer<CompactionResult> {
+    private final Instant now;
+    private final long leaseEpoch;
+    private final int maxPartitions;
+    private final BooleanSupplier leaseHeld;
+
+    Compaction(Instant now, long leaseEpoch, int maxPartitions, BooleanSupplier leaseHeld) {
+      this.now = now;
+      this.leaseEpoch = leaseEpoch;
+      this.maxPartitions = maxPartitions;
+      this.leaseHeld = leaseHeld;
     }
-    Snapshot base = table.currentSnapshot();
-    Instant w = WatermarkReader.read(table, access.tableName());
-    if (base == null) {
-      return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, 0);
+
+    @Override
+    public String describe() {
+      return "compact";
     }
-    CommitSupport.requireNoDrift(definition, table);
-    List<CompactionPlanner.Group> groups =
-        CompactionPlanner.plan(
-            FileStatistics.of(table, base),
-            table.spec().specId(),
-            w,
-            settings.targetFileSizeBytes(),
-            maxPartitions);
-    if (groups.isEmpty()) {
-      return CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, attempt - 1);
+
+    @Override
+    public String afterExhausted(boolean unknownSeen) {
+      return "; nothing was committed"
+          + (unknownSeen ? " unless an attempt of unknown outcome lands late" : "")
+          + ", and the next run plans afresh";
     }
-    Prepared prepared = prepare(table, base, groups);
-    if (!leaseHeld.getAsBoolean()) {
-      SortedChunkWriter.deleteQuietly(table.io(), prepared.written());
-      LOG.info("Cold table {}: lease lost before committing a compaction", access.tableName());
-      return CompactionResult.nothing(CompactionResult.Status.LEASE_LOST, w, attempt);
+
+    @Override
+    public CommitLoop.Step<CompactionResult> apply(CommitLoop.Attempt a) {
+      Table table = a.table();
+      Snapshot base = a.base();
+      Instant w = a.watermark();
+      int done = a.number() - 1;
+      if (base == null) {
+        return new CommitLoop.Done<>(
+            CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, 0));
+      }
+      CommitSupport.requireNoDrift(definition, table);
+      List<CompactionPlanner.Group> groups =
+          CompactionPlanner.plan(
+              FileStatistics.of(table, base),
+              table.spec().specId(),
+              w,
+              settings.targetFileSizeBytes(),
+              maxPartitions);
+      if (groups.isEmpty()) {
+        return new CommitLoop.Done<>(
+            CompactionResult.nothing(CompactionResult.Status.NOTHING_TO_COMPACT, w, done));
+      }
+      Prepared prepared = prepare(table, base, groups);
+      // The stamp carries the planned snapshot's W; the swap is refused unless that snapshot is
+      // still current, so W can neither move nor vanish under the rewrite.
+      return new CommitLoop.Commit<>(
+          prepared.written(),
+          CommitStamp.compact(
+              w, now, leaseEpoch, prepared.digest(), prepared.rewritten().size(), a.commitId()),
+          t -> {
+            RewriteFiles rewrite = t.newRewrite().validateFromSnapshot(base.snapshotId());
+            prepared.rewritten().forEach(rewrite::deleteFile);
+            prepared.written().forEach(rewrite::addFile);
+            return rewrite;
+          },
+          CommitLoop.SwapCheck.unchanged(base),
+          leaseHeld,
+          () -> CompactionResult.nothing(CompactionResult.Status.LEASE_LOST, w, a.number()),
+          (snapshot, attempts, unknownSeen) -> committed(snapshot, w, prepared, attempts));
     }
-    RewriteFiles rewrite =
-        CommitSupport.refusingIfMoved(table, base.snapshotId())
-            .newRewrite()
-            .validateFromSnapshot(base.snapshotId());
-    prepared.rewritten().forEach(rewrite::deleteFile);
-    prepared.written().forEach(rewrite::addFile);
-    summary(w, now, leaseEpoch, progress.commitId, prepared).forEach(rewrite::set);
-    CommitAttempt.Result result =
-        CommitAttempt.commit(
-            access, table, rewrite, prepared.written(), progress.commitId, counter);
-    if (result.unknown()) {
-      progress.unknown = prepared;
-      progress.unknownW = w;
-    }
-    if (result.landed() != null) {
-      return committed(result.landed(), w, prepared, attempt);
-    }
-    progress.lastFailure = result.failure();
-    LOG.info(
-        "Cold table {}: compaction attempt {} did not land ({})",
-        access.tableName(),
-        attempt,
-        result.failure());
-    return null;
   }
 
   /** Writes every group and re-checks the new files; deletes them on any failure. */
@@ -264,18 +239,6 @@ public final class Compactor {
 
   private static ContentDigest add(ContentDigest a, ContentDigest b) {
     return new ContentDigest(a.rowCount() + b.rowCount(), a.valueSum().add(b.valueSum()));
-  }
-
-  private Map<String, String> summary(
-      Instant w, Instant now, long leaseEpoch, String commitId, Prepared prepared) {
-    return Map.of(
-        SummaryKeys.WATERMARK, w.toString(),
-        SummaryKeys.ARCHIVED_AT, now.toString(),
-        SummaryKeys.LEASE_EPOCH, Long.toString(leaseEpoch),
-        SummaryKeys.DIGEST, prepared.digest().toSummaryValue(),
-        SummaryKeys.REWRITTEN_FILES, Integer.toString(prepared.rewritten().size()),
-        SummaryKeys.COMMIT_ID, commitId,
-        SummaryKeys.OPERATION, "compact");
   }
 
   private CompactionResult committed(Snapshot snapshot, Instant w, Prepared p, int attempts) {

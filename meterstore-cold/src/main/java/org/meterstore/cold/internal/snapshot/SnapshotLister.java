@@ -1,7 +1,6 @@
 package org.meterstore.cold.internal.snapshot;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,15 +10,19 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.meterstore.cold.commit.SummaryKeys;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.stamp.CommitStamp;
+import org.meterstore.cold.internal.stamp.SnapshotChain;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotOrder;
 
 /**
- * Lists a table's snapshots in sequence-number order with the W each carries or inherits. W is
- * resolved in commit order so each snapshot looks only at its parent: a parent earlier in the list,
- * the epoch for a root, or unknown (null) when the parent was expired.
+ * Lists a table's snapshots in sequence-number order with the W each carries or inherits and
+ * MeterStore's own commit time, both through the one parent walk ({@link SnapshotChain}). A listing
+ * is what an operator reads to repair a broken history, so where the chain's policy says a parent
+ * is missing (an ancestor expired before the value was found) it shows the value as unknown (null)
+ * rather than failing.
  */
 public final class SnapshotLister {
   private SnapshotLister() {}
@@ -31,37 +34,48 @@ public final class SnapshotLister {
     ordered =
         SnapshotOrder.bySequenceNumber(ordered, Snapshot::sequenceNumber, Snapshot::snapshotId);
     Map<Long, List<String>> tags = tagsBySnapshot(table);
-    Map<Long, Instant> watermarks = new HashMap<>();
-    Map<Long, Instant> stamps = new HashMap<>();
+    SnapshotChain chain = SnapshotChain.of(table, tableName);
     List<SnapshotInfo> infos = new ArrayList<>(ordered.size());
     for (Snapshot s : ordered) {
-      Instant own = WatermarkReader.own(s, tableName);
-      Instant w = own;
-      if (w == null) {
-        w = s.parentId() == null ? Instant.EPOCH : watermarks.get(s.parentId());
-      }
-      watermarks.put(s.snapshotId(), w);
-      Map<String, String> summary = s.summary();
-      Instant stamped = stamp(summary);
-      if (stamped == null && s.parentId() != null) {
-        stamped = stamps.get(s.parentId());
-      }
-      stamps.put(s.snapshotId(), stamped);
+      Instant own = CommitStamp.ownWatermark(s, tableName);
+      Instant w = own != null ? own : inherited(chain, s, tableName);
       infos.add(
           new SnapshotInfo(
               s.snapshotId(),
               s.sequenceNumber(),
               Instant.ofEpochMilli(s.timestampMillis()),
-              stamped,
+              stamp(chain, s),
               s.operation(),
               w,
               own != null,
-              summary.get(SummaryKeys.OPERATION),
-              count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
-              count(summary, SnapshotSummary.TOTAL_RECORDS_PROP),
+              CommitStamp.operationName(s),
+              CommitStamp.count(s, SnapshotSummary.ADDED_RECORDS_PROP),
+              CommitStamp.count(s, SnapshotSummary.TOTAL_RECORDS_PROP),
               tags.getOrDefault(s.snapshotId(), List.of())));
     }
     return infos;
+  }
+
+  /** The W {@code s} inherits, or null when the chain is broken before it was found. */
+  private static Instant inherited(SnapshotChain chain, Snapshot s, String tableName) {
+    try {
+      return WatermarkReader.walk(chain, s, tableName).watermark();
+    } catch (MeterStoreException e) {
+      return null;
+    }
+  }
+
+  /**
+   * MeterStore's own time of {@code s} or of its nearest ancestor that has one (a foreign commit
+   * inherits it); null when none has one or the chain is broken before one was found.
+   */
+  public static Instant stamp(SnapshotChain chain, Snapshot s) {
+    try {
+      Snapshot found = chain.walk(s, p -> CommitStamp.archivedAt(p) != null, "list").found();
+      return found == null ? null : CommitStamp.archivedAt(found);
+    } catch (MeterStoreException e) {
+      return null;
+    }
   }
 
   /** Tag names by the snapshot they point at, each list sorted. */
@@ -73,30 +87,5 @@ public final class SnapshotLister {
       }
     }
     return tags;
-  }
-
-  /**
-   * MeterStore's own time of a commit ({@code meterstore.archived-at}), or null for a foreign one
-   * (or one whose stamp a foreign tool garbled: it then inherits, like a foreign commit).
-   */
-  public static Instant stamp(Map<String, String> summary) {
-    String text = summary == null ? null : summary.get(SummaryKeys.ARCHIVED_AT);
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  private static long count(Map<String, String> summary, String key) {
-    String v = summary.get(key);
-    try {
-      return v == null ? -1 : Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 }

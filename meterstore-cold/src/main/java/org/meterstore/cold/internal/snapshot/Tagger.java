@@ -6,6 +6,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.stamp.CommitStamp;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotTag;
 
@@ -75,7 +76,7 @@ public final class Tagger {
                 s.snapshotId(),
                 s.sequenceNumber(),
                 s.committedAt(),
-                SnapshotLister.stamp(table.snapshot(s.snapshotId()).summary()),
+                CommitStamp.archivedAt(table.snapshot(s.snapshotId())),
                 s.watermark(),
                 s.totalRows()));
       }

@@ -5,6 +5,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.stamp.CommitStamp;
 
 /**
  * The rule that W never moves back (DESIGN § 1, "never both, never neither"): the hot tier records
@@ -46,7 +47,7 @@ public final class WatermarkRegression {
             : "roll the table forward to snapshot "
                 + forward.snapshotId()
                 + " (it carries W "
-                + WatermarkReader.own(forward, tableName)
+                + CommitStamp.ownWatermark(forward, tableName)
                 + "), or restore the readings between them (meterstore import of that range)";
     return new MeterStoreException(
         ErrorKind.INVARIANT_VIOLATED,
@@ -75,7 +76,7 @@ public final class WatermarkRegression {
     for (Snapshot s : table.snapshots()) {
       Instant own;
       try {
-        own = WatermarkReader.own(s, tableName);
+        own = CommitStamp.ownWatermark(s, tableName);
       } catch (MeterStoreException e) {
         continue;
       }

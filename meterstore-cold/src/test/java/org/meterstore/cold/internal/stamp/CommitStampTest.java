@@ -1,4 +1,4 @@
-package org.meterstore.cold.internal.commit;
+package org.meterstore.cold.internal.stamp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +16,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.commit.SummaryKeys;
 
-class ArchivalCommitReaderTest {
+class CommitStampTest {
   private static final Instant TO = Instant.parse("2026-03-02T00:00:00Z");
   private static final Map<String, String> ARCHIVE =
       Map.of(
@@ -30,7 +30,7 @@ class ArchivalCommitReaderTest {
 
   @Test
   void readsEveryFieldOfAnArchivalCommit() {
-    ArchivalCommit c = ArchivalCommitReader.parse(11L, 3L, ARCHIVE).orElseThrow();
+    ArchivalCommit c = CommitStamp.archivalCommit(11L, 3L, ARCHIVE).orElseThrow();
     assertThat(c.snapshotId()).isEqualTo(11L);
     assertThat(c.sequenceNumber()).isEqualTo(3L);
     assertThat(c.from()).isEqualTo(Instant.EPOCH);
@@ -48,14 +48,14 @@ class ArchivalCommitReaderTest {
         new ArchiveRequest(Instant.parse("2026-03-01T00:00:00Z"), TO, Instant.EPOCH, 1);
     Map<String, String> summary = new HashMap<>(ARCHIVE);
     summary.put(SummaryKeys.ARCHIVED_RANGE, request.range());
-    ArchivalCommit c = ArchivalCommitReader.parse(1L, 1L, summary).orElseThrow();
+    ArchivalCommit c = CommitStamp.archivalCommit(1L, 1L, summary).orElseThrow();
     assertThat(c.from()).isEqualTo(request.from());
     assertThat(c.to()).isEqualTo(request.to());
   }
 
   @Test
   void coversAWindowItContainsAndNoWindowReachingPastIt() {
-    ArchivalCommit c = ArchivalCommitReader.parse(11L, 3L, ARCHIVE).orElseThrow();
+    ArchivalCommit c = CommitStamp.archivalCommit(11L, 3L, ARCHIVE).orElseThrow();
     assertThat(c.covers(Instant.parse("2026-03-01T00:00:00Z"), TO)).isTrue();
     assertThat(c.covers(Instant.EPOCH, TO)).isTrue();
     assertThat(
@@ -67,11 +67,11 @@ class ArchivalCommitReaderTest {
   void ignoresCorrectionsRestampsAndForeignCommits() {
     Map<String, String> correction = new HashMap<>(ARCHIVE);
     correction.put(SummaryKeys.OPERATION, "correction");
-    assertThat(ArchivalCommitReader.parse(1L, 1L, correction)).isEmpty();
-    assertThat(ArchivalCommitReader.parse(1L, 1L, Map.of("meterstore.operation", "restamp")))
+    assertThat(CommitStamp.archivalCommit(1L, 1L, correction)).isEmpty();
+    assertThat(CommitStamp.archivalCommit(1L, 1L, Map.of("meterstore.operation", "restamp")))
         .isEmpty();
-    assertThat(ArchivalCommitReader.parse(1L, 1L, Map.of())).isEmpty();
-    assertThat(ArchivalCommitReader.parse(1L, 1L, null)).isEmpty();
+    assertThat(CommitStamp.archivalCommit(1L, 1L, Map.of())).isEmpty();
+    assertThat(CommitStamp.archivalCommit(1L, 1L, null)).isEmpty();
   }
 
   @ParameterizedTest
@@ -87,10 +87,10 @@ class ArchivalCommitReaderTest {
   void aSummaryMissingOrGarblingAKeyIsNotOurs(String key) {
     Map<String, String> missing = new HashMap<>(ARCHIVE);
     missing.remove(key);
-    assertThat(ArchivalCommitReader.parse(1L, 1L, missing)).isEmpty();
+    assertThat(CommitStamp.archivalCommit(1L, 1L, missing)).isEmpty();
     Map<String, String> garbled = new HashMap<>(ARCHIVE);
     garbled.put(key, "garbage");
-    assertThat(ArchivalCommitReader.parse(1L, 1L, garbled)).isEmpty();
+    assertThat(CommitStamp.archivalCommit(1L, 1L, garbled)).isEmpty();
   }
 
   @Test
@@ -104,7 +104,7 @@ class ArchivalCommitReaderTest {
         }) {
       Map<String, String> summary = new HashMap<>(ARCHIVE);
       summary.put(SummaryKeys.ARCHIVED_RANGE, range);
-      assertThat(ArchivalCommitReader.parse(1L, 1L, summary)).as(range).isEmpty();
+      assertThat(CommitStamp.archivalCommit(1L, 1L, summary)).as(range).isEmpty();
     }
   }
 
@@ -117,5 +117,61 @@ class ArchivalCommitReaderTest {
     assertThatThrownBy(() -> new ArchivalCommit(1, 1, Instant.EPOCH, TO, -1, digest, TO, 1, TO))
         .isInstanceOf(MeterStoreException.class)
         .hasMessageContaining("row count");
+  }
+
+  @Test
+  void whatTheWriterWritesTheParserReadsBack() {
+    Instant from = Instant.parse("2026-03-01T00:00:00Z");
+    Instant now = Instant.parse("2026-03-04T06:00:00Z");
+    ContentDigest digest = new ContentDigest(412, new BigDecimal("17.250000"));
+    CommitStamp stamp =
+        CommitStamp.archive(from, TO, now, java.time.Duration.ofDays(1), 7, digest, "c-1");
+    Map<String, String> summary = stamp.toSummary();
+    ArchivalCommit c = CommitStamp.archivalCommit(11L, 3L, summary).orElseThrow();
+    assertThat(c.from()).isEqualTo(from);
+    assertThat(c.to()).isEqualTo(TO);
+    assertThat(c.watermark()).isEqualTo(TO);
+    assertThat(c.rows()).isEqualTo(412);
+    assertThat(c.digest()).isEqualTo(digest);
+    assertThat(c.archivedAt()).isEqualTo(now);
+    assertThat(c.leaseEpoch()).isEqualTo(7);
+    assertThat(summary)
+        .containsEntry(SummaryKeys.OPERATION, "archive")
+        .containsEntry(SummaryKeys.COMMIT_ID, "c-1")
+        .containsEntry(SummaryKeys.ARCHIVAL_STEP, "PT24H");
+  }
+
+  @Test
+  void eachOperationWritesOnlyItsOwnKeys() {
+    ContentDigest digest = new ContentDigest(3, new BigDecimal("1.5"));
+    Instant now = TO.plusSeconds(60);
+    assertThat(CommitStamp.correction(TO, now, digest, "c").toSummary())
+        .containsOnlyKeys(
+            SummaryKeys.WATERMARK,
+            SummaryKeys.ROW_COUNT,
+            SummaryKeys.ARCHIVED_AT,
+            SummaryKeys.DIGEST,
+            SummaryKeys.COMMIT_ID,
+            SummaryKeys.OPERATION);
+    // a compaction adds no row: a digest of what it rewrote, no row count
+    assertThat(CommitStamp.compact(TO, now, 4, digest, 9, "c").toSummary())
+        .containsOnlyKeys(
+            SummaryKeys.WATERMARK,
+            SummaryKeys.ARCHIVED_AT,
+            SummaryKeys.LEASE_EPOCH,
+            SummaryKeys.DIGEST,
+            SummaryKeys.REWRITTEN_FILES,
+            SummaryKeys.COMMIT_ID,
+            SummaryKeys.OPERATION)
+        .containsEntry(SummaryKeys.REWRITTEN_FILES, "9");
+    assertThat(CommitStamp.restamp(TO, now, "c").toSummary())
+        .containsOnlyKeys(
+            SummaryKeys.WATERMARK,
+            SummaryKeys.ARCHIVED_AT,
+            SummaryKeys.COMMIT_ID,
+            SummaryKeys.OPERATION)
+        .containsEntry(SummaryKeys.OPERATION, "restamp");
+    assertThat(CommitStamp.archivalCommit(1L, 1L, CommitStamp.restamp(TO, now, "c").toSummary()))
+        .isEmpty();
   }
 }
