@@ -4,8 +4,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,9 +40,9 @@ class CommitProtocolRulesTest {
         .that()
         .doNotHaveFullyQualifiedName(STAMP)
         .should()
-        .callMethodWhere(call("org.apache.iceberg.Snapshot", "summary"))
+        .accessTargetWhere(call("org.apache.iceberg.Snapshot", "summary"))
         .orShould()
-        .callMethodWhere(call("org.apache.iceberg.SnapshotUpdate", "set"))
+        .accessTargetWhere(call("org.apache.iceberg.SnapshotUpdate", "set"))
         .because("a commit's summary is written and parsed by CommitStamp only")
         .check(classes);
   }
@@ -54,7 +54,7 @@ class CommitProtocolRulesTest {
         .that()
         .doNotHaveFullyQualifiedName(CHAIN)
         .should()
-        .callMethodWhere(call("org.apache.iceberg.Snapshot", "parentId"))
+        .accessTargetWhere(call("org.apache.iceberg.Snapshot", "parentId"))
         .because("SnapshotChain is the one parent walk, with one policy for a missing parent")
         .check(classes);
   }
@@ -66,7 +66,7 @@ class CommitProtocolRulesTest {
         .that()
         .doNotHaveFullyQualifiedName(LOOP)
         .should()
-        .callMethodWhere(
+        .accessTargetWhere(
             DescribedPredicate.describe(
                 "commit() of an Iceberg snapshot update",
                 c ->
@@ -78,8 +78,8 @@ class CommitProtocolRulesTest {
         .check(classes);
   }
 
-  /** A call of {@code method} on {@code owner} or a subtype. */
-  private static DescribedPredicate<JavaMethodCall> call(String owner, String method) {
+  /** A call of (or reference to) {@code method} on {@code owner} or a subtype. */
+  private static DescribedPredicate<JavaAccess<?>> call(String owner, String method) {
     return DescribedPredicate.describe(
         owner + "." + method + "()",
         c ->
@@ -87,9 +87,9 @@ class CommitProtocolRulesTest {
                 && c.getTarget().getOwner().isAssignableTo(owner));
   }
 
-  private static void requireCallFrom(String className, DescribedPredicate<JavaMethodCall> call) {
+  private static void requireCallFrom(String className, DescribedPredicate<JavaAccess<?>> call) {
     assertThat(classes.contain(className)).as(className).isTrue();
-    assertThat(classes.get(className).getMethodCallsFromSelf().stream().anyMatch(call))
+    assertThat(classes.get(className).getAccessesFromSelf().stream().anyMatch(call))
         .as(className + " makes the call the rule reserves for it: " + call.getDescription())
         .isTrue();
   }

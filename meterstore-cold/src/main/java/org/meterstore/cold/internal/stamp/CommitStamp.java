@@ -181,7 +181,9 @@ public record CommitStamp(
 
   /** Sets every entry of this stamp on {@code update}. */
   public void applyTo(SnapshotUpdate<?> update) {
-    toSummary().forEach(update::set);
+    for (Map.Entry<String, String> e : toSummary().entrySet()) {
+      update.set(e.getKey(), e.getValue());
+    }
   }
 
   // ---- reading ------------------------------------------------------------------------------
