@@ -3,6 +3,7 @@ package org.meterstore.cold.commit;
 import java.time.Instant;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ContentDigest;
 
 /**
  * One archival commit still in a cold table's metadata, as its snapshot summary records it (DESIGN

@@ -1,6 +1,7 @@
 package org.meterstore.cold.commit;
 
 import java.time.Instant;
+import org.meterstore.api.table.ContentDigest;
 
 /**
  * The outcome of {@code ColdTable.archive}.

@@ -2,6 +2,7 @@ package org.meterstore.cold.commit;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.meterstore.api.table.ContentDigest;
 
 /**
  * What one {@code ColdTable.compact} call did. Immutable.

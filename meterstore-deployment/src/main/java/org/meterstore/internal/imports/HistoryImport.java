@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ImportWindowResult;
@@ -20,6 +22,8 @@ import org.meterstore.imports.ImportCursor;
 import org.meterstore.imports.ImportOptions;
 import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
+import org.meterstore.maintenance.window.TierWatermark;
+import org.meterstore.maintenance.window.WindowStep;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +55,7 @@ public final class HistoryImport {
   private final Instant now;
   private final ImportOptions options;
   private final Tally tally = new Tally();
+  private final TierWatermark watermark;
 
   public HistoryImport(
       HotStore hot,
@@ -65,12 +70,13 @@ public final class HistoryImport {
     this.source = source;
     this.now = now;
     this.options = options;
+    this.watermark = new TierWatermark(hot, cold, table);
   }
 
   /** Runs the import; see {@code MeterCatalog.importHistory}. */
   public ImportResult run() {
     Range range = scan();
-    Instant before = cold.watermark();
+    Instant before = watermark.read();
     if (range.rows == 0) {
       return result(range, before, before);
     }
@@ -96,11 +102,11 @@ public final class HistoryImport {
               + " another import); nothing was written, run it again");
     }
     try (ArchivalLease held = lease.get()) {
-      Instant w = cold.watermark();
+      Instant w = watermark.read();
       requireNoHotRows(range, range.from, range.to, w);
       writeChunks(range, held);
     }
-    Instant after = cold.watermark();
+    Instant after = watermark.read();
     LOG.info(
         "Imported {} into {}: {} readings, {} stored, {} duplicate, {} commits, W {} -> {}",
         source.name(),
@@ -246,7 +252,7 @@ public final class HistoryImport {
   /** Commits one chunk: the part below W as corrections, the rest as the window [W, E). */
   private int commit(List<StoredReading> chunk, Range range, ArchivalLease lease) {
     tally.chunks++;
-    Instant w = cold.watermark();
+    Instant w = watermark.read();
     List<StoredReading> below = new ArrayList<>();
     List<StoredReading> above = new ArrayList<>();
     Instant max = null;
@@ -276,20 +282,13 @@ public final class HistoryImport {
     // after it is final and W can move to end without stranding a row.
     hot.partitions().recordFloor(table, end);
     requireNoHotRows(range, w, end, w);
-    if (!lease.isHeld()) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE,
-          "Cannot import into table "
-              + table.name()
-              + ": the archival lease was lost before committing ["
-              + w
-              + ", "
-              + end
-              + "); what was committed stays, run the import again");
-    }
-    ImportWindowResult result =
-        cold.importWindow(new ArchiveRequest(w, end, now, lease.epoch()), rows, lease::isHeld);
-    if (!result.archive().committed()) {
+    WindowStep.Outcome outcome =
+        new WindowStep(cold, table, watermark)
+            .commit(
+                new ArchiveRequest(w, end, now, lease.epoch()),
+                new ChunkSource(rows),
+                lease::isHeld);
+    if (!outcome.committed()) {
       throw new MeterStoreException(
           ErrorKind.STORAGE,
           "Cannot import window ["
@@ -299,44 +298,45 @@ public final class HistoryImport {
               + ") into table "
               + table.name()
               + ": "
-              + result.archive().status()
+              + outcome.archive().status()
               + " (W "
-              + result.archive().watermark()
+              + outcome.archive().watermark()
               + "); nothing of it was committed, run the import again");
     }
-    hot.partitions().recordCommittedWatermark(table, result.archive().watermark());
-    requireDigest(rows, result, w, end);
-    tally.add(result.outcomes());
+    tally.add(outcome.outcomes());
     tally.commits++;
   }
 
-  /** The commit's digest must be the count and value sum of the readings it was to append. */
-  private void requireDigest(
-      List<StoredReading> rows, ImportWindowResult result, Instant w, Instant end) {
-    long count = 0;
-    BigDecimal sum = BigDecimal.ZERO;
-    for (int i = 0; i < rows.size(); i++) {
-      if (result.outcomes().get(i) != WriteOutcome.DUPLICATE) {
-        count++;
-        sum = sum.add(rows.get(i).reading().value());
-      }
+  /** A chunk of the import file as a window's source: its non-duplicate readings' digest. */
+  private final class ChunkSource implements WindowStep.Source {
+    private final List<StoredReading> rows;
+
+    ChunkSource(List<StoredReading> rows) {
+      this.rows = rows;
     }
-    var digest = result.archive().digest();
-    if (digest.rowCount() != count || digest.valueSum().compareTo(sum) != 0) {
-      throw new MeterStoreException(
-          ErrorKind.INVARIANT_VIOLATED,
-          "Cannot import window ["
-              + w
-              + ", "
-              + end
-              + ") into table "
-              + table.name()
-              + ": the commit carries "
-              + digest.toSummaryValue()
-              + " but the source chunk holds rows="
-              + count
-              + ";value-sum="
-              + sum.toPlainString());
+
+    @Override
+    public ImportWindowResult commit(
+        ColdTable target, ArchiveRequest request, BooleanSupplier leaseHeld) {
+      return target.importWindow(request, rows, leaseHeld);
+    }
+
+    @Override
+    public ContentDigest expected(List<WriteOutcome> outcomes) {
+      long count = 0;
+      BigDecimal sum = BigDecimal.ZERO;
+      for (int i = 0; i < rows.size(); i++) {
+        if (outcomes.get(i) != WriteOutcome.DUPLICATE) {
+          count++;
+          sum = sum.add(rows.get(i).reading().value());
+        }
+      }
+      return new ContentDigest(count, sum);
+    }
+
+    @Override
+    public String describe() {
+      return "the import chunk of " + source.name();
     }
   }
 

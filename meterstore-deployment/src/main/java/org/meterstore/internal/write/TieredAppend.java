@@ -20,6 +20,7 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.write.BelowFloorException;
+import org.meterstore.maintenance.window.TierWatermark;
 
 /**
  * {@code append} (DESIGN § 4): routes each reading of a batch by the watermark and writes both
@@ -70,22 +71,24 @@ public final class TieredAppend {
     }
     ColdTable coldTable = cold.apply(table);
     Batch state = new Batch(table, readings, now);
-    Instant w = coldTable.watermark();
+    TierWatermark watermark = new TierWatermark(hot, coldTable, table);
+    Instant w = watermark.forRouting();
     state.route(w);
     if (!state.pendingCold.isEmpty()) {
-      // a correction appended onto a rolled-back history would be lost when it is rolled forward
-      requireNotBehindFloor(table, coldTable);
+      // a correction appended onto a rolled-back history would be lost when it is rolled forward;
+      // read only when a reading goes to the cold tier, so the common append pays nothing for it
+      watermark.read();
     }
     coldTable.checkCorrections(state.stamped(state.pendingCold));
     for (int round = 1; ; round++) {
       hook.at(AppendPoint.AFTER_ROUTING, table.name(), w);
-      if (writeHot(state, w, coldTable)) {
+      if (writeHot(state, w, watermark)) {
         hook.at(AppendPoint.AFTER_HOT, table.name(), w);
       }
       if (writeCold(state, coldTable, state.pendingCold, false)) {
         hook.at(AppendPoint.AFTER_COLD, table.name(), w);
       }
-      Instant now2 = coldTable.watermark();
+      Instant now2 = watermark.forRouting();
       if (!now2.isAfter(w) && state.pendingHot.isEmpty()) {
         break;
       }
@@ -109,7 +112,7 @@ public final class TieredAppend {
   }
 
   /** Writes the hot part; true when it committed (false: nothing pending, or refused below W). */
-  private boolean writeHot(Batch state, Instant w, ColdTable coldTable) {
+  private boolean writeHot(Batch state, Instant w, TierWatermark watermark) {
     if (state.pendingHot.isEmpty()) {
       return false;
     }
@@ -121,9 +124,9 @@ public final class TieredAppend {
       return true;
     } catch (BelowFloorException e) {
       // the window was archived or is being archived: route by the W archival commits next
-      if (!coldTable.watermark().isAfter(w)) {
+      if (!watermark.forRouting().isAfter(w)) {
         try {
-          requireNotBehindFloor(state.table, coldTable);
+          watermark.read();
         } catch (MeterStoreException behind) {
           throw state.anyLanded() ? state.failure(behind) : behind;
         }
@@ -138,15 +141,6 @@ public final class TieredAppend {
     } catch (MeterStoreException e) {
       throw state.anyLanded() ? state.failure(e) : e;
     }
-  }
-
-  /**
-   * Refuses the batch when the table's W lies below the committed watermark the hot tier recorded
-   * (rolled back behind MeterStore's last commit): read only when a reading is routed to the cold
-   * tier or the hot tier refused one below its floor, so the common append pays nothing for it.
-   */
-  private void requireNotBehindFloor(TableDefinition table, ColdTable coldTable) {
-    coldTable.watermarkNotBelow(hot.partitions().committedWatermark(table));
   }
 
   /** Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do). */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.IntConsumer;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.TableDefinition;
 
 /**
@@ -38,7 +39,7 @@ public interface ArchivalSource {
       TableDefinition table, String partition, int chunkRows, IntConsumer beforeChunk);
 
   /** The row count and exact value sum of one partition, computed by the database. */
-  PartitionDigest digest(TableDefinition table, String partition);
+  ContentDigest digest(TableDefinition table, String partition);
 
   /** The archival step recorded in {@code <schema>.tables} when the table was created. */
   Duration recordedArchivalStep(TableDefinition table);

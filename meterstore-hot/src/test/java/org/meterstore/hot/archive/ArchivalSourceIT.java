@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.Fixtures;
@@ -114,7 +115,7 @@ class ArchivalSourceIT {
       assertThat(again).isEqualTo(seen);
     }
     BigDecimal sum = new BigDecimal("7").multiply(new BigDecimal("4.656"));
-    assertThat(store.archival().digest(TABLE, partition)).isEqualTo(new PartitionDigest(672, sum));
+    assertThat(store.archival().digest(TABLE, partition)).isEqualTo(new ContentDigest(672, sum));
     assertThat(store.archival().recordedArchivalStep(TABLE)).isEqualTo(Duration.ofDays(1));
   }
 

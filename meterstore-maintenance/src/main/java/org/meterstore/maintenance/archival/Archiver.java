@@ -16,6 +16,7 @@ import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Counts;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
+import org.meterstore.maintenance.window.TierWatermark;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,7 +143,7 @@ public final class Archiver {
   private TableOutcome observeContended(TableDefinition table, ColdTable coldTable, Instant now) {
     LOG.debug("Archival lease of {} is held elsewhere", table.name());
     try {
-      Instant w = coldTable.watermarkNotBelow(hot.partitions().committedWatermark(table));
+      Instant w = new TierWatermark(hot, coldTable, table).read();
       long below = checkInvariant(hot, metrics, table, w, now);
       return new TableOutcome(
           table.name(),

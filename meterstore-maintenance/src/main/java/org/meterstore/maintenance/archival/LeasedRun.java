@@ -8,20 +8,22 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
-import org.meterstore.cold.commit.ContentDigest;
+import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.outage.StorageFailures;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
-import org.meterstore.hot.archive.PartitionDigest;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
@@ -33,6 +35,8 @@ import org.meterstore.maintenance.outcome.CompactionReport;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Counts;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
+import org.meterstore.maintenance.window.TierWatermark;
+import org.meterstore.maintenance.window.WindowStep;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +55,7 @@ final class LeasedRun {
   private final ArchivalLease lease;
   private final ArchivalSettings settings;
   private final ArchivalMetrics metrics;
+  private final TierWatermark watermark;
   private final FaultHook faults = FaultInjection.current();
 
   /**
@@ -88,6 +93,7 @@ final class LeasedRun {
     this.lease = lease;
     this.settings = settings;
     this.metrics = metrics;
+    this.watermark = new TierWatermark(hot, cold, table);
   }
 
   TableOutcome execute(int maxWindows, boolean expireSnapshots, boolean compact) {
@@ -99,8 +105,9 @@ final class LeasedRun {
       requireArchivalStep();
       List<PartitionInfo> partitions = hot.partitions().list(table);
       List<ArchivalCommit> commits = cold.archivalCommits();
-      Instant current = cold.watermarkNotBelow(hot.partitions().committedWatermark(table));
-      recordFloor(current);
+      Instant current = watermark.read();
+      // records the floor at the start too: repairs one a crash after a commit left behind
+      floor = watermark.recordCommitted(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
       archiveWindows(plan, partitions);
       if (!leaseLost && failure == null) {
@@ -116,7 +123,7 @@ final class LeasedRun {
                 .expiredSnapshotIds()
                 .size();
       }
-      w = cold.watermark();
+      w = watermark.read();
       below = OptionalLong.of(Archiver.checkInvariant(hot, metrics, table, w, now));
     } catch (MeterStoreException e) {
       failure = failure == null ? e : failure;
@@ -269,26 +276,18 @@ final class LeasedRun {
     return true;
   }
 
-  /** Streams and commits one detached window, then re-checks its digest; false to stop. */
+  /** Streams and commits one detached window through the {@link WindowStep}; false to stop. */
   private boolean archive(ArchivalWindow window) {
     long started = System.nanoTime();
     String name = window.partition();
-    ArchiveResult result;
-    // The partition is read on a worker thread while this one writes Parquet; the worker ends
-    // (joined) before this block does, whatever happens.
-    try (PrefetchedRows source =
-        new PrefetchedRows(
-            boundary -> hot.archival().rows(table, name, settings.sourceChunkRows(), boundary),
-            settings.sourceChunkRows(),
-            chunk -> faults.reached(FaultPoint.BETWEEN_CHUNKS, table.name(), name),
-            "meterstore-archival-reader-" + table.name())) {
-      result =
-          cold.archive(
-              new ArchiveRequest(window.from(), window.to(), now, lease.epoch()),
-              source,
-              lease::isHeld);
-    }
-    if (!result.committed()) {
+    WindowStep.Outcome outcome =
+        new WindowStep(cold, table, watermark)
+            .commit(
+                new ArchiveRequest(window.from(), window.to(), now, lease.epoch()),
+                new PartitionSource(name),
+                lease::isHeld);
+    ArchiveResult result = outcome.archive();
+    if (!outcome.committed()) {
       leaseLost = true;
       LOG.warn(
           "Archival of {} window {} not committed: {} (W {})",
@@ -298,12 +297,7 @@ final class LeasedRun {
           result.watermark());
       return false;
     }
-    PartitionDigest digest = hot.archival().digest(table, name);
-    if (!matches(result.digest(), digest)) {
-      failure = digestMismatch(name, result.digest(), digest, "committed");
-      return false;
-    }
-    recordFloor(result.watermark());
+    floor = outcome.floor();
     windows++;
     rows += result.digest().rowCount();
     orphans += window.resumed() ? 1 : 0;
@@ -314,6 +308,43 @@ final class LeasedRun {
         window.resumed());
     faults.reached(FaultPoint.AFTER_COMMIT, table.name(), name);
     return true;
+  }
+
+  /**
+   * A detached partition as a window's source: read on a worker thread while the committer writes
+   * Parquet (the worker ends, joined, before the commit returns, whatever happens), and digested in
+   * PostgreSQL once the commit landed.
+   */
+  private final class PartitionSource implements WindowStep.Source {
+    private final String partition;
+
+    PartitionSource(String partition) {
+      this.partition = partition;
+    }
+
+    @Override
+    public ImportWindowResult commit(
+        ColdTable target, ArchiveRequest request, BooleanSupplier leaseHeld) {
+      try (PrefetchedRows source =
+          new PrefetchedRows(
+              boundary ->
+                  hot.archival().rows(table, partition, settings.sourceChunkRows(), boundary),
+              settings.sourceChunkRows(),
+              chunk -> faults.reached(FaultPoint.BETWEEN_CHUNKS, table.name(), partition),
+              "meterstore-archival-reader-" + table.name())) {
+        return new ImportWindowResult(target.archive(request, source, leaseHeld), List.of());
+      }
+    }
+
+    @Override
+    public ContentDigest expected(List<WriteOutcome> outcomes) {
+      return hot.archival().digest(table, partition);
+    }
+
+    @Override
+    public String describe() {
+      return "the source partition " + partition;
+    }
   }
 
   /**
@@ -349,23 +380,6 @@ final class LeasedRun {
     }
   }
 
-  /**
-   * Records committed W as the hot tier's floor (DESIGN § 4), at the start of the run (which also
-   * repairs a floor a crash after a commit left behind) and after every commit. A floor that cannot
-   * be recorded in time is retried by the next run; until then nothing is reclaimed, so no writer
-   * can re-create a dropped partition below W.
-   */
-  private void recordFloor(Instant w) {
-    try {
-      floor = hot.partitions().recordCommittedWatermark(table, w);
-    } catch (MeterStoreException e) {
-      if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
-        throw e;
-      }
-      LOG.warn("Cannot record the hot floor {} of {} yet: {}", w, table.name(), e.getMessage());
-    }
-  }
-
   /** Step 7: drops reclaimable partitions whose covering commit still matches them. */
   /**
    * The archival commits whose partitions are still detached: expiry must keep them, or the
@@ -395,8 +409,8 @@ final class LeasedRun {
       }
       ContentDigest committed =
           covering(commits, p.from(), p.to()).map(ArchivalCommit::digest).orElse(null);
-      PartitionDigest digest = hot.archival().digest(table, p.name());
-      if (committed == null || !matches(committed, digest)) {
+      ContentDigest digest = hot.archival().digest(table, p.name());
+      if (committed == null || !committed.equals(digest)) {
         failure = digestMismatch(p.name(), committed, digest, "kept");
         continue;
       }
@@ -444,12 +458,8 @@ final class LeasedRun {
                 + " archive them by hand; they are never dropped");
   }
 
-  private static boolean matches(ContentDigest cold, PartitionDigest hot) {
-    return cold.rowCount() == hot.rowCount() && cold.valueSum().compareTo(hot.valueSum()) == 0;
-  }
-
   private MeterStoreException digestMismatch(
-      String partition, ContentDigest committed, PartitionDigest source, String what) {
+      String partition, ContentDigest committed, ContentDigest source, String what) {
     return new MeterStoreException(
         ErrorKind.INVARIANT_VIOLATED,
         "Cannot archive partition "
@@ -458,10 +468,8 @@ final class LeasedRun {
             + table.name()
             + ": the cold commit carries "
             + (committed == null ? "no digest" : committed.toSummaryValue())
-            + " but the source partition holds rows="
-            + source.rowCount()
-            + ";value-sum="
-            + source.valueSum().toPlainString()
+            + " but the source partition holds "
+            + source.toSummaryValue()
             + "; the partition is "
             + what
             + " detached and never dropped until an operator resolves it");

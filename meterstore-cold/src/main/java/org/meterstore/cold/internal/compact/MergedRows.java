@@ -17,9 +17,9 @@ import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.internal.layout.RowConverter;
 
 /**

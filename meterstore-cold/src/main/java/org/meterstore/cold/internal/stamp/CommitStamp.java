@@ -11,8 +11,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.cold.commit.ArchivalCommit;
-import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.commit.SummaryKeys;
 
 /**

@@ -29,10 +29,10 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.internal.layout.InternalRow;
 import org.meterstore.cold.internal.layout.RowConverter;
 

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
-import org.meterstore.cold.commit.ContentDigest;
 import org.meterstore.cold.commit.SummaryKeys;
 
 class CommitStampTest {

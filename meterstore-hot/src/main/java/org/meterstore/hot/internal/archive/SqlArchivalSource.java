@@ -13,12 +13,12 @@ import java.util.Optional;
 import java.util.function.IntConsumer;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.ContentDigest;
 import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.archive.ArchivalSource;
-import org.meterstore.hot.archive.PartitionDigest;
 import org.meterstore.hot.internal.partition.PartitionGrid;
 import org.meterstore.hot.internal.schema.TableRegistry;
 import org.meterstore.hot.internal.sql.Database;
@@ -58,7 +58,7 @@ public final class SqlArchivalSource implements ArchivalSource {
   }
 
   @Override
-  public PartitionDigest digest(TableDefinition table, String partition) {
+  public ContentDigest digest(TableDefinition table, String partition) {
     requirePartition(table, partition);
     String sql =
         "SELECT count(*), coalesce(sum("
@@ -72,7 +72,7 @@ public final class SqlArchivalSource implements ArchivalSource {
               ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             BigDecimal sum = rs.getBigDecimal(2);
-            return new PartitionDigest(rs.getLong(1), sum);
+            return new ContentDigest(rs.getLong(1), sum);
           }
         });
   }

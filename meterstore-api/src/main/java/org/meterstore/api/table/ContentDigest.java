@@ -1,11 +1,9 @@
-package org.meterstore.cold.commit;
+package org.meterstore.api.table;
 
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.table.StandardColumn;
-import org.meterstore.api.table.TableDefinition;
 
 /**
  * A content digest of a set of rows: how many there are and the sum of their {@code value} column

@@ -1,4 +1,4 @@
-package org.meterstore.cold.commit;
+package org.meterstore.api.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.table.TableDefinition;
 
 class ContentDigestTest {
   private static final TableDefinition TABLE = TableDefinition.interval("lastgang");
