@@ -191,7 +191,7 @@ class CatalogCycleIT {
   void byDefaultTheLoopSweepsTheSubjectRegistryOnTheStatutesClock() {
     TableDefinition table = table("registry_sweep", 1);
     MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
-    Subjects subjects = catalog.hot().subjects();
+    Subjects subjects = catalog.subjects();
     Instant registeredAt = Instant.parse("2026-03-01T00:00:00Z");
     SubjectRef old =
         subjects.registerSubject(

@@ -59,7 +59,7 @@ final class ImportBench {
           Timing.measure(
               d.cpu,
               () -> {
-                result.set(catalog.importHistory(TABLE.name(), ImportSource.of(csv), NOW));
+                result.set(catalog.table(TABLE.name()).importHistory(ImportSource.of(csv), NOW));
                 return result.get().rows();
               });
     }

@@ -60,7 +60,7 @@ final class ImportCommand extends Verb {
         options = options.withChunkRows(chunkRows);
       }
       String name = Deployments.table(catalog, table).name();
-      result = catalog.importHistory(name, source, at, options);
+      result = catalog.table(name).importHistory(source, at, options);
     }
     root.print(
         new Document()
