@@ -13,7 +13,8 @@ import org.meterstore.hot.HotStore;
  * made through a store bypass the routing by W, the catalog's checks and its metrics. Applications
  * use the catalog's entry points ({@link MeterCatalog#table}, {@link MeterCatalog#subjects}, {@link
  * MeterCatalog#maintenance}, {@link MeterCatalog#connection()}); the {@code meterstore} command and
- * the examples never call this class (an architecture rule, {@code TheFrontDoorTest}).
+ * the examples never call this class (an architecture rule in {@code
+ * meterstore-architecture-tests}).
  *
  * <p>What a capability needs from here becomes a method of an entry point, not a reason to use it.
  */
