@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.orphan.OrphanReport;
+import org.meterstore.maintenance.MaintenanceBuilder;
 
 /**
  * Orphan-file removal for one table ({@link MeterTable#orphanFiles()}): the files under the table's
@@ -16,7 +17,7 @@ import org.meterstore.cold.orphan.OrphanReport;
  */
 public final class OrphanFiles {
   /** The least {@code minAge} a deleting run accepts: younger files may belong to a commit. */
-  public static final Duration MIN_AGE_TO_DELETE = Duration.ofHours(1);
+  public static final Duration MIN_AGE_TO_DELETE = MaintenanceBuilder.MIN_ORPHAN_AGE;
 
   private final MeterTable table;
 
