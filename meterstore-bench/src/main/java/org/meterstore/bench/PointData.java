@@ -35,7 +35,7 @@ import org.meterstore.maintenance.MaintenanceOutcome;
 /**
  * Benchmark 11's deployment, laid out as one gets it with the defaults: the settled history (every
  * reading whose {@code from} lies before {@link #SPLIT}) imported with {@code importHistory}, one
- * file per UTC month; the rest written with {@code MeterCatalog.append}, a few meter-days per batch
+ * file per UTC month; the rest written with {@code MeterTable.append}, a few meter-days per batch
  * (corrections and redeliveries as batches of their own); the default maintenance ({@code runOnce},
  * daily windows, 30-day settlement lag) at {@link #NOW}, which moves W to {@link #W}; then late
  * corrections of February appended (below W: correction files in the cold tier) and one more cycle

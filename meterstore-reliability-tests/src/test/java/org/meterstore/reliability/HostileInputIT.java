@@ -45,7 +45,7 @@ import org.meterstore.testing.workload.Workload;
 
 /**
  * Hostile input through the public surface — readings built with the api's builder and written with
- * {@link MeterCatalog#append}, table definitions, purge requests and {@code meterstore.toml} files
+ * {@code MeterTable.append}, table definitions, purge requests and {@code meterstore.toml} files
  * opened with {@link MeterStores}. The promise: every attack is refused with a typed {@link
  * MeterStoreException} whose message names the rule or the offending field, <b>nothing</b> is
  * written to either tier (hot rows, hot relations, cold snapshots and cold rows are compared before
