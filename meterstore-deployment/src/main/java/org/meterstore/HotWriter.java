@@ -11,8 +11,8 @@ import org.meterstore.hot.HotStore;
 
 /**
  * A writer for steady ingest into one table's hot tier (DESIGN § 4): it read the watermark W once,
- * when {@link MeterCatalog#hotWriter} made it, and refuses every reading below that W instead of
- * routing it. Late corrections go through {@link MeterCatalog#append}.
+ * when {@link MeterTable#hotWriter} made it, and refuses every reading below that W instead of
+ * routing it. Late corrections go through {@link MeterTable#append}.
  *
  * <p>When archival moves W past readings this writer still accepts, the hot tier refuses them
  * (their window is archived: below the hot floor or detached) with the same kind of error; take a
@@ -43,8 +43,8 @@ public final class HotWriter {
 
   /**
    * Writes {@code batch} to the hot tier as one transaction; every reading is reported {@code HOT}.
-   * Outcomes and refusals are those of {@link MeterCatalog#append}, plus one: a reading whose
-   * {@code from} lies below {@link #watermark()}.
+   * Outcomes and refusals are those of {@link MeterTable#append}, plus one: a reading whose {@code
+   * from} lies below {@link #watermark()}.
    *
    * @param now the write instant: {@code recorded_at} of every stored row (UTC)
    * @throws MeterStoreException {@code INVALID_INPUT} naming {@code append} when a reading lies

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,20 +15,13 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.meterstore.api.MeterStoreException;
-import org.meterstore.api.reading.Reading;
-import org.meterstore.api.reading.Tier;
-import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
-import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
-import org.meterstore.imports.ImportOptions;
-import org.meterstore.imports.ImportResult;
-import org.meterstore.imports.ImportSource;
+import org.meterstore.hot.subject.Subjects;
 import org.meterstore.internal.embedded.EmbeddedServer;
-import org.meterstore.internal.imports.HistoryImport;
 import org.meterstore.internal.write.AppendHook;
 import org.meterstore.internal.write.TieredAppend;
 import org.meterstore.maintenance.Maintenance;
@@ -41,9 +33,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running deployment: its tables over one hot store and one cold store, with everything a user
- * or an operator does to it — create the tables, write, query over JDBC, maintain (DESIGN § 6),
- * re-assert a watermark, pin settlements with tags, purge a table.
+ * One running deployment: its tables over one hot store and one cold store. The catalog creates the
+ * tables, answers SQL over JDBC and hands out one entry point per concern, never the tier stores:
+ *
+ * <ul>
+ *   <li>{@link #table(String)}: a {@link MeterTable}, everything done to one table — write, import,
+ *       W, tags, drift and storage checks, orphan files, purge;
+ *   <li>{@link #subjects()}: the subject registry — registration, erasure, holds, the erasure trail
+ *       (DESIGN § 9, {@code docs/privacy.md});
+ *   <li>{@link #maintenance()}: a builder of the maintenance loop (DESIGN § 6);
+ *   <li>{@link #connection()} and {@link #query()}: SQL over both tiers.
+ * </ul>
+ *
+ * <p>A new capability adds an entry point (or a method on one), not a method here. Tests and
+ * out-of-band tools that need a tier store itself go through the expert door {@link Tiers}.
  *
  * <p>Made by {@link MeterStores#open} from a configuration (the catalog then owns what it opened —
  * embedded PostgreSQL, the hot pool, the cold catalog — and {@link #close()} closes them), or by
@@ -88,7 +91,7 @@ public final class MeterCatalog implements AutoCloseable {
     this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, AppendHook.NONE);
   }
 
-  /** Test seam: {@code hook} runs at each {@code AppendPoint} of {@link #append}. */
+  /** Test seam: {@code hook} runs at each {@code AppendPoint} of {@link MeterTable#append}. */
   void appendHook(AppendHook hook) {
     this.appender = new TieredAppend(hot, t -> coldTable(t.name()), otel, hook);
   }
@@ -166,51 +169,24 @@ public final class MeterCatalog implements AutoCloseable {
     return tables;
   }
 
-  /** The declared table called {@code name}, if any. */
-  public Optional<TableDefinition> table(String name) {
-    return tables.stream().filter(t -> t.name().equals(name)).findFirst();
-  }
-
-  /** The hot tier. */
-  public HotStore hot() {
-    return hot;
-  }
-
-  /** The cold tier. */
-  public ColdStore cold() {
-    return cold;
+  /**
+   * The entry point of declared table {@code name}: writes, imports, W, tags, checks, orphan files
+   * and purge of that table. Cheap; the tiers are reached by the handle's calls, not here.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared, naming the
+   *     declared ones
+   */
+  public MeterTable table(String name) {
+    return new MeterTable(this, require(name));
   }
 
   /**
-   * The cold table of declared table {@code name}: snapshots, tags, W (the CLI's {@code
-   * snapshots}).
-   *
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared
+   * The deployment-wide subject registry (DESIGN § 9, {@code docs/privacy.md}): registration,
+   * erasure, legal holds, the retention sweep and the erasure trail. Its tables are created by
+   * {@link #createTables}. Thread-safe.
    */
-  public ColdTable coldTable(String name) {
-    TableDefinition definition = require(name);
-    return coldTables.computeIfAbsent(name, n -> cold.table(definition));
-  }
-
-  /**
-   * The tiers in which declared table {@code name} does not exist: both before {@link
-   * #createTables}, both after {@link #purgeTable}, one after a purge interrupted between its
-   * steps. Reading, writing or maintaining a table never creates it; those calls refuse a missing
-   * table with {@code CONFIG}.
-   *
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared; {@code
-   *     STORAGE} when a tier cannot be reached
-   */
-  public Set<Tier> missingTiers(String name) {
-    TableDefinition definition = require(name);
-    Set<Tier> missing = EnumSet.noneOf(Tier.class);
-    if (!hot.partitions().tableExists(definition)) {
-      missing.add(Tier.HOT);
-    }
-    if (!cold.tableExists(name)) {
-      missing.add(Tier.COLD);
-    }
-    return missing;
+  public Subjects subjects() {
+    return hot.subjects();
   }
 
   /**
@@ -229,89 +205,6 @@ public final class MeterCatalog implements AutoCloseable {
       coldTables.computeIfAbsent(t.name(), n -> cold.createTable(t));
       hot.partitions().ensureHeadroom(t, now);
     }
-  }
-
-  /**
-   * Writes a batch to table {@code table}, each reading to the tier its {@code from} belongs to
-   * (DESIGN § 4): at or above the watermark W to PostgreSQL, below it (a <em>late correction</em>)
-   * to Iceberg as a correction append, without moving W. After writing, W is read again; if
-   * archival moved it meanwhile, the readings that now lie below it are appended to the cold tier
-   * too (both writes are idempotent), so no reading is ever left in PostgreSQL below W.
-   *
-   * <p>Outcomes per reading, in batch order: {@code INSERTED}, {@code SUPERSEDED}, {@code SHADOWED}
-   * or {@code DUPLICATE} (a redelivery, nothing stored), with the tier that holds it.
-   *
-   * <p>A batch that breaks a rule checkable without writing — bad input, a value restated under a
-   * stored version, a second network operator, overlapping spans, against what either tier holds —
-   * is refused before either tier is written. A failure after a part landed (storage, or archival
-   * racing the write) names the readings that landed; the same batch, retried, completes and
-   * reports them {@code DUPLICATE}. Readings without an operator version get the arrival version of
-   * {@code now}, so retry those with the same {@code now}.
-   *
-   * @param now the write instant: {@code recorded_at} of every stored row, UTC
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared or a reading
-   *     breaks a rule of the api or the table; {@code INTEGRITY_VIOLATION} naming the reading and
-   *     the rule; {@code LOCK_TIMEOUT} (retryable) when a partition could not be attached in time
-   *     or a window of the batch is being archived; {@code STORAGE} (retryable) when a tier fails
-   */
-  public WriteResult append(String table, List<Reading> batch, Instant now) {
-    return appender.append(require(table), batch, requireNow(now));
-  }
-
-  /**
-   * {@link #importHistory(String, ImportSource, Instant, ImportOptions)} with {@link
-   * ImportOptions#DEFAULTS}.
-   */
-  public ImportResult importHistory(String table, ImportSource source, Instant now) {
-    return importHistory(table, source, now, ImportOptions.DEFAULTS);
-  }
-
-  /**
-   * Imports settled history from {@code source} straight into {@code table}'s cold tier ({@code
-   * docs/import.md}). The source is read twice: first every record is validated with the api's
-   * builders and the table's rules and the import's range is learned — the partition windows from
-   * its earliest to its latest {@code from}; then, holding the table's archival lease, it is
-   * written in chunks of about {@code options.chunkRows()} readings, each committed on its own:
-   * readings below W as late corrections (the checks of {@link #append}'s cold part: one operator,
-   * no restated value, no overlap; repeats reported {@code DUPLICATE}; W unchanged), readings at or
-   * above W as one window {@code [W, E)} like an archival commit (the same checks, then W moves to
-   * E, the end of the window of the chunk's latest {@code from}, with the hot floor raised to E
-   * first). W never moves back and no hot row is ever below it.
-   *
-   * <p>Re-running an import is safe: what an earlier run committed lies below W and is reported
-   * {@code DUPLICATE}. A run that failed or was killed between chunks leaves the chunks committed
-   * before; the re-run completes it. Readings without {@code recorded_at} get {@code now}, and
-   * readings without an operator version the arrival version of their {@code recorded_at}: re-run
-   * those with the same {@code now}.
-   *
-   * @param now the import's instant (UTC): the range must end at or before {@code now -
-   *     settlement_lag}; stamped as {@code meterstore.archived-at}
-   * @throws MeterStoreException {@code INVALID_INPUT} for a bad record (naming the CSV line or
-   *     Parquet row), a range that is not settled, or one that overlaps hot rows (nothing written);
-   *     {@code INTEGRITY_VIOLATION} when a reading restates a stored version or names a second
-   *     operator or overlaps a stored span (the chunks before stay committed); {@code LOCK_TIMEOUT}
-   *     (retryable) when another process holds the archival lease or the floor could not be raised
-   *     in time; {@code STORAGE} (retryable) when a tier fails
-   */
-  public ImportResult importHistory(
-      String table, ImportSource source, Instant now, ImportOptions options) {
-    TableDefinition definition = require(table);
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(options, "options");
-    return new HistoryImport(hot, coldTable(table), definition, source, requireNow(now), options)
-        .run();
-  }
-
-  /**
-   * A writer for steady ingest into {@code table}'s hot tier: it reads W once, now, and refuses
-   * readings below it with {@code INVALID_INPUT} naming {@link #append}.
-   *
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared; {@code
-   *     STORAGE} when the cold tier cannot say what W is
-   */
-  public HotWriter hotWriter(String table) {
-    TableDefinition definition = require(table);
-    return new HotWriter(hot, definition, coldTable(table).watermark());
   }
 
   /** A read-only JDBC connection in the current read mode (see {@code docs/querying.md}). */
@@ -379,98 +272,6 @@ public final class MeterCatalog implements AutoCloseable {
   }
 
   /**
-   * Re-stamps W onto the current cold snapshot of {@code table} when it carries none (after foreign
-   * maintenance); never moves W. See {@link org.meterstore.cold.table.ColdTable#reassertWatermark}.
-   *
-   * @return whether a re-stamp commit was made
-   */
-  public boolean reassertWatermark(String table, Instant now) {
-    requireNow(now);
-    return coldTable(table).reassertWatermark(now);
-  }
-
-  /**
-   * Pins the current cold snapshot of {@code table} under tag {@code name} (a settlement pin,
-   * DESIGN § 5): queries in the {@code as_of_tag} read mode read exactly that snapshot, and
-   * MeterStore's snapshot expiry keeps it until it is untagged. Changes only the Iceberg table's
-   * refs; W and the data are untouched.
-   *
-   * @param name 1 to 100 letters, digits, {@code .}, {@code _} or {@code -}, e.g. {@code
-   *     settlement-2026-10}
-   * @return the new tag with its snapshot, W and MeterStore stamp
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared, the name
-   *     breaks the rule, the tag exists (untag it first to move it) or the table has no snapshot;
-   *     nothing is changed
-   */
-  public SnapshotTag tag(String table, String name) {
-    coldTable(table).tagSnapshot(name);
-    return tagNamed(table, name);
-  }
-
-  /**
-   * {@link #tag(String, String)} for snapshot {@code snapshotId} (see {@code system.snapshots}).
-   *
-   * @throws MeterStoreException {@code INVALID_INPUT} also when the snapshot does not exist
-   *     (expired or never committed)
-   */
-  public SnapshotTag tag(String table, String name, long snapshotId) {
-    coldTable(table).tagSnapshot(name, snapshotId);
-    return tagNamed(table, name);
-  }
-
-  /**
-   * Removes tag {@code name} of {@code table}; its snapshot is then expired like any other.
-   *
-   * @return the id of the snapshot it tagged
-   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared or it has no
-   *     such tag (nothing changed)
-   */
-  public long untag(String table, String name) {
-    return coldTable(table).untagSnapshot(name);
-  }
-
-  /** The tags of {@code table}, sorted by name (also {@code system.tags}). */
-  public List<SnapshotTag> tags(String table) {
-    return coldTable(table).tags();
-  }
-
-  private SnapshotTag tagNamed(String table, String name) {
-    return tags(table).stream()
-        .filter(t -> t.name().equals(name))
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new MeterStoreException(
-                    org.meterstore.api.ErrorKind.STORAGE,
-                    "Cannot read tag "
-                        + name
-                        + " of table "
-                        + table
-                        + " back: it was committed, then removed by another process"));
-  }
-
-  /**
-   * Destroys table {@code name} in both tiers: the PostgreSQL parent with every partition (attached
-   * or detached leftovers), MeterStore's bookkeeping rows for it (registry, leases, pins), and the
-   * Iceberg table with its data and metadata files. The only operation that deletes readings;
-   * logged at WARN.
-   *
-   * @param confirmName must equal {@code name}, or nothing is touched
-   * @return what was removed
-   * @throws MeterStoreException {@code INVALID_INPUT} when the names differ or the table is not
-   *     declared (nothing touched); {@code LOCK_TIMEOUT} when archival holds the table or a reader
-   *     blocks the drop (nothing touched in the hot tier; run it again); {@code STORAGE} when a
-   *     tier fails (run it again: a purge is idempotent)
-   */
-  public PurgeResult purgeTable(String name, String confirmName) {
-    try {
-      return new TablePurge(this).purge(name, confirmName);
-    } finally {
-      coldTables.remove(name);
-    }
-  }
-
-  /**
    * Closes what {@link MeterStores#open} opened for this catalog, in reverse order (cold catalog,
    * hot pool, embedded PostgreSQL); a catalog made by {@link #of} closes nothing of the caller's.
    * Close a spawned maintenance handle first. Idempotent.
@@ -495,16 +296,38 @@ public final class MeterCatalog implements AutoCloseable {
     }
   }
 
+  /** The hot store (package-private: {@link MeterTable}, {@link Tiers}). */
+  HotStore hotStore() {
+    return hot;
+  }
+
+  /** The cold store (package-private: {@link MeterTable}, {@link Tiers}). */
+  ColdStore coldStore() {
+    return cold;
+  }
+
   /**
-   * Orphan-file removal for this catalog's tables (files under a table's location that nothing
-   * retained references): a dry run lists them, a removal deletes them. The CLI's {@code orphans}.
+   * The cold table of declared table {@code name}, opened once and kept until a purge.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} when no such table is declared
    */
-  public OrphanFiles orphanFiles() {
-    return new OrphanFiles(this);
+  ColdTable coldTable(String name) {
+    TableDefinition definition = require(name);
+    return coldTables.computeIfAbsent(name, n -> cold.table(definition));
+  }
+
+  void forgetColdTable(String name) {
+    coldTables.remove(name);
+  }
+
+  TieredAppend appender() {
+    return appender;
   }
 
   TableDefinition require(String name) {
-    return table(name)
+    return tables.stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
         .orElseThrow(
             () ->
                 MeterStoreException.invalid(
@@ -515,7 +338,7 @@ public final class MeterCatalog implements AutoCloseable {
     return tables.stream().map(TableDefinition::name).toList();
   }
 
-  private static Instant requireNow(Instant now) {
+  static Instant requireNow(Instant now) {
     if (now == null) {
       throw MeterStoreException.invalid("now", null, "required");
     }

@@ -5,46 +5,46 @@ import java.time.Instant;
 import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.orphan.OrphanReport;
+import org.meterstore.maintenance.MaintenanceBuilder;
 
 /**
- * Orphan-file removal for a catalog's tables ({@link MeterCatalog#orphanFiles()}): the files under
- * a table's location that no retained snapshot or metadata file references — data files of commits
- * that never landed, debris left by foreign tools — found without Spark, through the table's own
- * FileIO. Only files last modified before {@code now − minAge} are candidates, so the files of a
- * commit still in flight are never touched; deletion requires a minimum age of at least {@link
- * #MIN_AGE_TO_DELETE}. Thread-safe; holds no resources of its own.
+ * Orphan-file removal for one table ({@link MeterTable#orphanFiles()}): the files under the table's
+ * location that no retained snapshot or metadata file references — data files of commits that never
+ * landed, debris left by foreign tools — found without Spark, through the table's own FileIO. Only
+ * files last modified before {@code now − minAge} are candidates, so the files of a commit still in
+ * flight are never touched; deletion requires a minimum age of at least {@link #MIN_AGE_TO_DELETE}.
+ * Thread-safe; holds no resources of its own.
  */
 public final class OrphanFiles {
   /** The least {@code minAge} a deleting run accepts: younger files may belong to a commit. */
-  public static final Duration MIN_AGE_TO_DELETE = Duration.ofHours(1);
+  public static final Duration MIN_AGE_TO_DELETE = MaintenanceBuilder.MIN_ORPHAN_AGE;
 
-  private final MeterCatalog catalog;
+  private final MeterTable table;
 
-  OrphanFiles(MeterCatalog catalog) {
-    this.catalog = catalog;
+  OrphanFiles(MeterTable table) {
+    this.table = table;
   }
 
   /**
-   * Lists the orphan files of declared table {@code table} last modified before {@code now −
-   * minAge}; deletes nothing.
+   * Lists the table's orphan files last modified before {@code now − minAge}; deletes nothing.
    *
-   * @throws MeterStoreException {@code INVALID_INPUT} for an undeclared table or a negative age;
-   *     {@code STORAGE} (retryable) when the catalog or the object store does not answer
+   * @throws MeterStoreException {@code INVALID_INPUT} for a negative age; {@code STORAGE}
+   *     (retryable) when the catalog or the object store does not answer
    */
-  public OrphanReport find(String table, Instant now, Duration minAge) {
+  public OrphanReport find(Instant now, Duration minAge) {
     check(now, minAge);
-    return catalog.coldTable(table).findOrphanFiles(now, minAge);
+    return table.cold().findOrphanFiles(now, minAge);
   }
 
   /**
-   * Deletes the orphan files of declared table {@code table} last modified before {@code now −
-   * minAge}, and reports them. Run {@link #find} first and read its list.
+   * Deletes the table's orphan files last modified before {@code now − minAge}, and reports them.
+   * Run {@link #find} first and read its list.
    *
-   * @throws MeterStoreException {@code INVALID_INPUT} for an undeclared table or an age below
-   *     {@link #MIN_AGE_TO_DELETE}; {@code STORAGE} (retryable) when the catalog or the object
-   *     store does not answer (files deleted before the failure stay deleted: each was orphaned)
+   * @throws MeterStoreException {@code INVALID_INPUT} for an age below {@link #MIN_AGE_TO_DELETE};
+   *     {@code STORAGE} (retryable) when the catalog or the object store does not answer (files
+   *     deleted before the failure stay deleted: each was orphaned)
    */
-  public OrphanReport remove(String table, Instant now, Duration minAge) {
+  public OrphanReport remove(Instant now, Duration minAge) {
     check(now, minAge);
     if (minAge.compareTo(MIN_AGE_TO_DELETE) < 0) {
       throw MeterStoreException.invalid(
@@ -52,7 +52,7 @@ public final class OrphanFiles {
           minAge,
           "at least " + MIN_AGE_TO_DELETE + " to delete: younger files may belong to a commit");
     }
-    return catalog.coldTable(table).removeOrphanFiles(now, minAge, false);
+    return table.cold().removeOrphanFiles(now, minAge, false);
   }
 
   private static void check(Instant now, Duration minAge) {

@@ -3,7 +3,7 @@ package org.meterstore;
 import java.util.List;
 
 /**
- * What {@link MeterCatalog#purgeTable} removed.
+ * What {@link MeterTable#purge} removed.
  *
  * @param table the purged table
  * @param hotRelationsDropped the PostgreSQL relations dropped: the parent first, then its attached

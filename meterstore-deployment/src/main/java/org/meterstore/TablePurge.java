@@ -2,6 +2,8 @@ package org.meterstore;
 
 import java.util.List;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.ColdStore;
+import org.meterstore.hot.HotStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,10 +16,12 @@ import org.slf4j.LoggerFactory;
 final class TablePurge {
   private static final Logger LOG = LoggerFactory.getLogger(TablePurge.class);
 
-  private final MeterCatalog catalog;
+  private final HotStore hot;
+  private final ColdStore cold;
 
-  TablePurge(MeterCatalog catalog) {
-    this.catalog = catalog;
+  TablePurge(HotStore hot, ColdStore cold) {
+    this.hot = hot;
+    this.cold = cold;
   }
 
   PurgeResult purge(String name, String confirmName) {
@@ -27,16 +31,15 @@ final class TablePurge {
           confirmName,
           "must repeat the table name '" + name + "' exactly; nothing was purged");
     }
-    catalog.require(name);
     LOG.warn("Purging table {}: deleting every reading of it in both tiers", name);
-    List<String> hot = catalog.hot().purgeTable(name);
-    boolean cold = catalog.cold().purgeTable(name);
+    List<String> hotDropped = hot.purgeTable(name);
+    boolean coldDropped = cold.purgeTable(name);
     LOG.warn(
         "Purged table {}: {} PostgreSQL relations dropped {}, Iceberg table {}",
         name,
-        hot.size(),
-        hot,
-        cold ? "dropped with its files" : "absent");
-    return new PurgeResult(name, hot, cold);
+        hotDropped.size(),
+        hotDropped,
+        coldDropped ? "dropped with its files" : "absent");
+    return new PurgeResult(name, hotDropped, coldDropped);
   }
 }

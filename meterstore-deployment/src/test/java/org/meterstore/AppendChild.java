@@ -76,7 +76,7 @@ public final class AppendChild {
         CrashBatch.valueOf(a.get("batch"))
             .of(CrashBatch.workload(Long.parseLong(a.get("seed"))), Instant.parse(a.get("cut")));
     catalog.appendHook(hook(a, catalog, out));
-    WriteResult result = catalog.append(table, batch, Instant.parse(a.get("at")));
+    WriteResult result = catalog.table(table).append(batch, Instant.parse(a.get("at")));
     StringBuilder line = new StringBuilder("RESULT");
     for (int i = 0; i < result.size(); i++) {
       line.append(' ').append(result.tier(i)).append(':').append(result.outcome(i));
@@ -141,7 +141,7 @@ public final class AppendChild {
   private static void awaitArchived(MeterCatalog catalog, Instant w, PrintStream out) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     for (TableDefinition t : catalog.tables()) {
-      while (catalog.coldTable(t.name()).watermark().isBefore(w)) {
+      while (catalog.table(t.name()).watermark().isBefore(w)) {
         if (System.nanoTime() > deadline) {
           out.println("WAITED " + t.name() + " " + w);
           return;
@@ -156,7 +156,7 @@ public final class AppendChild {
       MeterCatalog catalog, int index, DeliveryPlan.Step step, PrintStream out) {
     for (int attempt = 1; ; attempt++) {
       try {
-        WriteResult r = catalog.append(step.table(), step.readings(), step.now());
+        WriteResult r = catalog.table(step.table()).append(step.readings(), step.now());
         String outcomes =
             r.outcomes().stream().map(o -> o.name().substring(0, 2)).collect(Collectors.joining());
         String tiers =

@@ -75,7 +75,7 @@ class AppendIT {
       assertThat(partitionsBelow(table, MAR3)).isEmpty();
 
       Instant at = MAR4.plus(Duration.ofHours(3));
-      WriteResult r = catalog.append(table.name(), List.of(reading(1, MAR2, "3", 2)), at);
+      WriteResult r = catalog.table(table.name()).append(List.of(reading(1, MAR2, "3", 2)), at);
 
       assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
       assertThat(r.tiers()).containsExactly(Tier.COLD);
@@ -95,7 +95,7 @@ class AppendIT {
           .allSatisfy(p -> assertThat(p.state()).isNotEqualTo(PartitionState.ATTACHED));
 
       Instant at = MAR4.plus(Duration.ofMinutes(10));
-      WriteResult r = catalog.append(table.name(), List.of(reading(1, MAR2, "3", 2)), at);
+      WriteResult r = catalog.table(table.name()).append(List.of(reading(1, MAR2, "3", 2)), at);
 
       assertThat(r.tiers()).containsExactly(Tier.COLD);
       assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
@@ -122,10 +122,10 @@ class AppendIT {
       Instant at = MAR5.plus(Duration.ofMinutes(5));
       List<Reading> batch = List.of(reading(1, MAR3, "5", 2), reading(2, MAR2, "7", 2));
 
-      WriteResult r = catalog.append(table.name(), batch, at);
+      WriteResult r = catalog.table(table.name()).append(batch, at);
 
       assertThat(fired).isTrue();
-      assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(MAR4);
+      assertThat(catalog.table(table.name()).watermark()).isEqualTo(MAR4);
       assertThat(r.tiers()).containsExactly(Tier.COLD, Tier.COLD);
       assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED, WriteOutcome.SUPERSEDED);
       assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("5");
@@ -135,7 +135,7 @@ class AppendIT {
       assertThat(invariantViolations(catalog, table, at)).isZero();
 
       // the same batch again: every reading is a redelivery in the cold tier
-      WriteResult again = catalog.append(table.name(), batch, at);
+      WriteResult again = catalog.table(table.name()).append(batch, at);
       assertThat(again.outcomes()).containsOnly(WriteOutcome.DUPLICATE);
       assertThat(again.tiers()).containsOnly(Tier.COLD);
     }
@@ -178,7 +178,7 @@ class AppendIT {
       Instant at = MAR4.plus(Duration.ofMinutes(20));
       List<Reading> batch = List.of(reading(1, MAR3, "6", 2), reading(2, MAR2, "6", 2));
 
-      assertThatThrownBy(() -> catalog.append(table.name(), batch, at))
+      assertThatThrownBy(() -> catalog.table(table.name()).append(batch, at))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> {
@@ -190,7 +190,7 @@ class AppendIT {
 
       move(moved, warehouse); // the object store is back
       catalog.appendHook(AppendHook.NONE);
-      WriteResult r = catalog.append(table.name(), batch, at);
+      WriteResult r = catalog.table(table.name()).append(batch, at);
       assertThat(r.outcomes()).containsExactly(WriteOutcome.DUPLICATE, WriteOutcome.SUPERSEDED);
       assertThat(r.tiers()).containsExactly(Tier.HOT, Tier.COLD);
       assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("6");
@@ -220,7 +220,7 @@ class AppendIT {
       Instant at = MAR5.plus(Duration.ofMinutes(1));
       List<Reading> batch = List.of(reading(1, MAR3, "8", 2));
 
-      assertThatThrownBy(() -> catalog.append(table.name(), batch, at))
+      assertThatThrownBy(() -> catalog.table(table.name()).append(batch, at))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> {
@@ -232,7 +232,7 @@ class AppendIT {
       assertThat(d.scalar("SELECT count(*) FROM meterstore.inflight WHERE version = 2")).isZero();
 
       assertThat(catalog.archive(MAR5, 8).healthy()).isTrue(); // the run resumes and commits W
-      WriteResult r = catalog.append(table.name(), batch, at);
+      WriteResult r = catalog.table(table.name()).append(batch, at);
       assertThat(r.tiers()).containsExactly(Tier.COLD);
       assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
       assertThat(value(catalog, table, 1, MAR3)).isEqualByComparingTo("8");
@@ -251,7 +251,7 @@ class AppendIT {
   void aHotWriterRefusesReadingsBelowWNamingAppend() throws Exception {
     TableDefinition table = CatalogFixture.table("writer", LAG, GRACE);
     try (MeterCatalog catalog = archivedTwoDays(table)) {
-      HotWriter writer = catalog.hotWriter(table.name());
+      HotWriter writer = catalog.table(table.name()).hotWriter();
       assertThat(writer.watermark()).isEqualTo(MAR3);
       Instant at = MAR4.plus(Duration.ofMinutes(10));
 
@@ -278,7 +278,7 @@ class AppendIT {
       // version 1 of meter 2 on Mar 2 is stored cold with value 1: restating it is a violation
       List<Reading> batch = List.of(reading(1, MAR3, "9", 2), reading(2, MAR2, "8", 1));
 
-      assertThatThrownBy(() -> catalog.append(table.name(), batch, at))
+      assertThatThrownBy(() -> catalog.table(table.name()).append(batch, at))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION));
@@ -302,10 +302,10 @@ class AppendIT {
         batch.add(reading(meter, day, "1", 1));
       }
     }
-    WriteResult r = catalog.append(table.name(), batch, CREATED);
+    WriteResult r = catalog.table(table.name()).append(batch, CREATED);
     assertThat(r.tiers()).containsOnly(Tier.HOT);
     assertThat(catalog.archive(MAR4, 8).healthy()).isTrue();
-    assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(MAR3);
+    assertThat(catalog.table(table.name()).watermark()).isEqualTo(MAR3);
     return catalog;
   }
 

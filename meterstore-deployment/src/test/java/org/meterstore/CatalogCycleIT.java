@@ -1,6 +1,7 @@
 package org.meterstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
@@ -148,6 +149,55 @@ class CatalogCycleIT {
     assertThat(d.cold.createTable(table).watermark()).isEqualTo(w);
   }
 
+  /**
+   * Issue #33: orphan-file removal is an optional step of the cycle. Off by default (the debris
+   * stays); on, the cycle whose run won the lease deletes the file nothing references and counts
+   * it, and the table's own files stay; a minimum age under an hour is refused.
+   */
+  @Test
+  void theOrphanFileStepDeletesDebrisOnlyWhenAsked() throws Exception {
+    TableDefinition table = table("waisen", 2);
+    MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
+    Instant now = Instant.parse("2026-03-06T06:00:00Z");
+    assertThat(catalog.maintenance().runOnce(now).windowsArchived()).isPositive();
+    List<Path> files = dataFiles("waisen");
+    assertThat(files).isNotEmpty();
+    Path debris = files.get(0).resolveSibling("00000-0-never-committed-00001.parquet");
+    java.nio.file.Files.write(debris, new byte[] {'P', 'A', 'R', '1'});
+    java.nio.file.Files.setLastModifiedTime(
+        debris, java.nio.file.attribute.FileTime.from(Instant.parse("2026-03-01T00:00:00Z")));
+
+    TableOutcome off = catalog.maintenance().runOnce(now).row("waisen").orElseThrow();
+    assertThat(off.counts().orphanFilesRemoved()).isZero();
+    assertThat(debris).exists();
+
+    assertThatThrownBy(() -> catalog.maintenance().removeOrphanFiles(Duration.ofMinutes(10)))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+        .hasMessageContaining("orphan minimum age");
+
+    TableOutcome on =
+        catalog
+            .maintenance()
+            .removeOrphanFiles(Duration.ofHours(1))
+            .runOnce(now)
+            .row("waisen")
+            .orElseThrow();
+    assertThat(on.status()).isEqualTo(Status.NOTHING_DUE);
+    assertThat(on.leaseWon()).isTrue();
+    assertThat(on.counts().orphanFilesRemoved()).isEqualTo(1);
+    assertThat(debris).doesNotExist();
+    assertThat(dataFiles("waisen")).containsExactlyInAnyOrderElementsOf(files);
+  }
+
+  private static List<Path> dataFiles(String table) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(warehouse)) {
+      return walk.filter(p -> p.toString().endsWith(".parquet"))
+          .filter(p -> p.toString().contains("/" + table + "/"))
+          .toList();
+    }
+  }
+
   @Test
   void theRetentionSweepIsTheLastRowAndItsFailureIsReportedThere() {
     TableDefinition table = table("sweep", 1);
@@ -191,7 +241,7 @@ class CatalogCycleIT {
   void byDefaultTheLoopSweepsTheSubjectRegistryOnTheStatutesClock() {
     TableDefinition table = table("registry_sweep", 1);
     MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
-    Subjects subjects = catalog.hot().subjects();
+    Subjects subjects = catalog.subjects();
     Instant registeredAt = Instant.parse("2026-03-01T00:00:00Z");
     SubjectRef old =
         subjects.registerSubject(

@@ -133,7 +133,7 @@ class CompactionConcurrencyIT {
               () -> {
                 for (List<Reading> batch : s.laterCorrections()) {
                   Instant at = s.now().plusSeconds(3600);
-                  busy.append(s.table().name(), batch, at);
+                  busy.table(s.table().name()).append(batch, at);
                   s.model().write(batch, at);
                 }
               });

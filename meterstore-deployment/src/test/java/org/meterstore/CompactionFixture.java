@@ -90,7 +90,7 @@ final class CompactionFixture {
     for (int i = 0; i < corrections.size(); i += per) {
       List<Reading> batch = new ArrayList<>();
       corrections.subList(i, Math.min(corrections.size(), i + per)).forEach(batch::addAll);
-      catalog.append(table.name(), batch, now.plusSeconds(i));
+      catalog.table(table.name()).append(batch, now.plusSeconds(i));
       model.write(batch, now.plusSeconds(i));
     }
   }

@@ -55,11 +55,10 @@ class ConfigDriverIT {
       // The configured detach mode is the loop's default: this archive detaches CONCURRENTLY.
       assertThat(c.maintenance().detachMode()).isEqualTo(DetachMode.CONCURRENTLY);
       c.createTables(DAY1);
-      c.append(
-          "lastgang", EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
+      c.table("lastgang")
+          .append(EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
       assertThat(c.archive(NOW, 8).healthy()).isTrue();
-      assertThat(c.cold().createTable(c.require("lastgang")).watermark())
-          .isEqualTo(Instant.parse("2026-01-02T00:00:00Z"));
+      assertThat(c.table("lastgang").watermark()).isEqualTo(Instant.parse("2026-01-02T00:00:00Z"));
     }
   }
 

@@ -45,7 +45,8 @@ public final class CorrectionChild {
     }
     try (CatalogFixture d = MaintenanceChild.fixture(a);
         MeterCatalog catalog = d.catalog(tables, OpenTelemetry.noop())) {
-      WriteResult r = catalog.append(tables.get(0).name(), batch, Instant.parse(a.get("now")));
+      WriteResult r =
+          catalog.table(tables.get(0).name()).append(batch, Instant.parse(a.get("now")));
       Map<WriteOutcome, Integer> counts = new EnumMap<>(WriteOutcome.class);
       r.outcomes().forEach(o -> counts.merge(o, 1, Integer::sum));
       out.println(

@@ -123,7 +123,7 @@ class CrashRecoveryIT {
     for (int i = 0; i < deliveries.size(); i++) {
       batch.addAll(deliveries.get(i).readings());
       if ((i + 1) % 10 == 0 || i + 1 == deliveries.size()) {
-        WriteResult r = catalog.append(table.name(), batch, WRITTEN);
+        WriteResult r = catalog.table(table.name()).append(batch, WRITTEN);
         assertThat(r.outcomes()).hasSize(batch.size()).containsOnly(WriteOutcome.DUPLICATE);
         assertThat(r.tiers()).containsOnly(Tier.COLD);
         batch = new ArrayList<>();

@@ -106,7 +106,7 @@ class DefaultDetachIT {
   private static void insertCompletesWhileTheDefaultDetachWaits(
       TestDatabase db, MeterCatalog catalog, TableDefinition table) throws Exception {
     catalog.createTables(NOW);
-    catalog.append(table.name(), EmbeddedDefaultIT.readings(2, MAR2, MAR5), NOW);
+    catalog.table(table.name()).append(EmbeddedDefaultIT.readings(2, MAR2, MAR5), NOW);
     Future<MaintenanceOutcome> cycle = null;
     try (Connection reader = db.connect();
         Connection monitor = db.connect()) {
@@ -119,7 +119,7 @@ class DefaultDetachIT {
         int detach = awaitWaitingDetach(monitor, cycle);
 
         Future<WriteResult> insert =
-            threads.submit(() -> catalog.append(table.name(), List.of(current()), NOW));
+            threads.submit(() -> catalog.table(table.name()).append(List.of(current()), NOW));
         awaitUnblocked(monitor, insert, detach);
 
         assertThat(insert.get().outcomes()).containsExactly(WriteOutcome.INSERTED);
@@ -136,7 +136,7 @@ class DefaultDetachIT {
     TableOutcome row = outcome.row(table.name()).orElseThrow();
     assertThat(row.status()).isEqualTo(Status.ARCHIVED);
     assertThat(row.invariantViolations()).hasValue(0);
-    assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(MAR5);
+    assertThat(catalog.table(table.name()).watermark()).isEqualTo(MAR5);
   }
 
   /** Lets a cycle that a failed assertion left behind end before the next test starts. */

@@ -106,7 +106,7 @@ class DeferralIT {
     // Until it is finished, the pending window refuses writes retryably, as one being archived.
     Reading late = reading(2000, Instant.parse("2026-03-01T23:00:00Z"));
     MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop());
-    assertThatThrownBy(() -> catalog.append(table.name(), List.of(late), NOW))
+    assertThatThrownBy(() -> catalog.table(table.name()).append(List.of(late), NOW))
         .isInstanceOfSatisfying(
             MeterStoreException.class,
             e -> {

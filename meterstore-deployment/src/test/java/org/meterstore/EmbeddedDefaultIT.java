@@ -64,10 +64,10 @@ class EmbeddedDefaultIT {
     Instant watermark;
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
       c.createTables(DAY1);
-      c.append("lastgang", readings(3, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
+      c.table("lastgang").append(readings(3, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
       MaintenanceOutcome outcome = c.archive(NOW, 8);
       assertThat(outcome.rows()).extracting(TableOutcome::status).containsExactly(Status.ARCHIVED);
-      watermark = c.cold().createTable(c.require("lastgang")).watermark();
+      watermark = c.table("lastgang").watermark();
       assertThat(watermark).isEqualTo(Instant.parse("2026-01-03T00:00:00Z"));
       assertThat(count(c)).isEqualTo(3 * 96 * 4);
 
@@ -87,9 +87,10 @@ class EmbeddedDefaultIT {
     assertThat(parquetFiles(dataDir.resolve("warehouse"))).isNotEmpty();
 
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
-      assertThat(c.cold().createTable(c.require("lastgang")).watermark()).isEqualTo(watermark);
+      assertThat(c.table("lastgang").watermark()).isEqualTo(watermark);
       assertThat(count(c)).isEqualTo(3 * 96 * 4);
-      assertThat(c.hot().partitions().countRowsBelow(c.require("lastgang"), watermark)).isZero();
+      assertThat(Tiers.hot(c).partitions().countRowsBelow(c.require("lastgang"), watermark))
+          .isZero();
     }
   }
 

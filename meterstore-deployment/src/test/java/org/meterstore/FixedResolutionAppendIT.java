@@ -59,9 +59,9 @@ class FixedResolutionAppendIT {
     for (Instant day : List.of(MAR2, MAR3)) {
       batch.add(reading(1, day, 15, 1));
     }
-    assertThat(catalog.append(table.name(), batch, CREATED).tiers()).containsOnly(Tier.HOT);
+    assertThat(catalog.table(table.name()).append(batch, CREATED).tiers()).containsOnly(Tier.HOT);
     assertThat(catalog.archive(MAR4, 8).healthy()).isTrue();
-    assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(MAR3);
+    assertThat(catalog.table(table.name()).watermark()).isEqualTo(MAR3);
   }
 
   @AfterAll
@@ -74,21 +74,21 @@ class FixedResolutionAppendIT {
   void appendRefusesALateCorrectionOffTheGridAndWritesNeitherTier() throws Exception {
     long coldBefore = coldRows();
     List<Reading> batch = List.of(reading(1, MAR3, 15, 2), reading(1, MAR2, 30, 2));
-    refusedByTheGrid(() -> catalog.append(table.name(), batch, AT));
+    refusedByTheGrid(() -> catalog.table(table.name()).append(batch, AT));
     assertThat(coldRows()).isEqualTo(coldBefore);
     assertThat(d.scalar("SELECT count(*) FROM meterstore.fixed WHERE version = 2")).isZero();
   }
 
   @Test
   void appendRoutesALateCorrectionOnTheGridToTheColdTier() {
-    WriteResult r = catalog.append(table.name(), List.of(reading(1, MAR2, 15, 3)), AT);
+    WriteResult r = catalog.table(table.name()).append(List.of(reading(1, MAR2, 15, 3)), AT);
     assertThat(r.tiers()).containsExactly(Tier.COLD);
     assertThat(r.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
   }
 
   @Test
   void theHotWriterRefusesAReadingOffTheGrid() {
-    HotWriter writer = catalog.hotWriter(table.name());
+    HotWriter writer = catalog.table(table.name()).hotWriter();
     refusedByTheGrid(() -> writer.write(List.of(reading(1, MAR3.plusSeconds(60), 15, 2)), AT));
   }
 
@@ -97,8 +97,7 @@ class FixedResolutionAppendIT {
     long coldBefore = coldRows();
     refusedByTheGrid(
         () ->
-            catalog
-                .coldTable(table.name())
+            Tiers.coldTable(catalog, table.name())
                 .appendCorrections(List.of(StoredReading.accept(reading(1, MAR2, 60, 4), AT)), AT));
     assertThat(coldRows()).isEqualTo(coldBefore);
   }
@@ -112,7 +111,7 @@ class FixedResolutionAppendIT {
   }
 
   private static long coldRows() {
-    return catalog.coldTable(table.name()).snapshots().stream()
+    return Tiers.coldTable(catalog, table.name()).snapshots().stream()
         .max(java.util.Comparator.comparingLong(SnapshotInfo::sequenceNumber))
         .map(SnapshotInfo::totalRows)
         .orElse(0L);

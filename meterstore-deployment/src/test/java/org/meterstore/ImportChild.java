@@ -60,11 +60,10 @@ public final class ImportChild {
     try (CatalogFixture d = MaintenanceChild.fixture(a);
         MeterCatalog catalog = d.catalog(tables, OpenTelemetry.noop())) {
       ImportResult r =
-          catalog.importHistory(
-              tables.get(0).name(),
-              ImportSource.of(Path.of(a.get("file"))),
-              Instant.parse(a.get("now")),
-              options);
+          catalog
+              .table(tables.get(0).name())
+              .importHistory(
+                  ImportSource.of(Path.of(a.get("file"))), Instant.parse(a.get("now")), options);
       out.println(
           "RESULT " + r.rows() + " " + r.inserted() + " " + r.duplicate() + " " + r.commits());
     }

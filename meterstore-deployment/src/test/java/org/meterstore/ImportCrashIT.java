@@ -90,7 +90,7 @@ class ImportCrashIT {
     file = ImportCsv.write(scratch.resolve("march.csv"), once, rows);
     try (MeterCatalog catalog = d.catalog(List.of(once), OpenTelemetry.noop())) {
       catalog.createTables(CREATED);
-      onceResult = catalog.importHistory(once.name(), ImportSource.of(file), NOW, OPTIONS);
+      onceResult = catalog.table(once.name()).importHistory(ImportSource.of(file), NOW, OPTIONS);
     }
     assertThat(onceResult.inserted()).isEqualTo(rows.size());
     assertThat(onceResult.chunks()).isGreaterThan(5);
@@ -134,7 +134,8 @@ class ImportCrashIT {
       assertThat(d.hot.partitions().countRowsBelow(table, APRIL)).isZero();
       assertThat(d.coldRows(table)).isEqualTo(committed);
 
-      ImportResult rerun = catalog.importHistory(table.name(), ImportSource.of(file), NOW, OPTIONS);
+      ImportResult rerun =
+          catalog.table(table.name()).importHistory(ImportSource.of(file), NOW, OPTIONS);
       assertThat(rerun.rows()).isEqualTo(rows.size());
       assertThat(rerun.duplicate()).isEqualTo(committed);
       assertThat(rerun.inserted()).isEqualTo(rows.size() - committed);
@@ -154,7 +155,8 @@ class ImportCrashIT {
       assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
 
       int snapshots = d.cold.createTable(table).snapshots().size();
-      ImportResult third = catalog.importHistory(table.name(), ImportSource.of(file), NOW, OPTIONS);
+      ImportResult third =
+          catalog.table(table.name()).importHistory(ImportSource.of(file), NOW, OPTIONS);
       assertThat(third.duplicate()).isEqualTo(rows.size());
       assertThat(third.stored()).isZero();
       assertThat(third.commits()).isZero();
@@ -270,7 +272,7 @@ class ImportCrashIT {
       KilledAt at, MeterCatalog catalog, TableDefinition table, Instant w, Instant floor) {
     if (at == KilledAt.BEFORE_WINDOW_COMMIT) {
       Reading inside = ImportCsv.quarterHour(1, w, "1.5");
-      assertThatThrownBy(() -> catalog.append(table.name(), List.of(inside), NOW))
+      assertThatThrownBy(() -> catalog.table(table.name()).append(List.of(inside), NOW))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> {
@@ -280,7 +282,8 @@ class ImportCrashIT {
       return;
     }
     Reading committed = ImportCsv.quarterHour(1, MARCH, value(1, 0));
-    WriteResult r = catalog.append(table.name(), List.of(committed), RECORDED); // same version
+    WriteResult r =
+        catalog.table(table.name()).append(List.of(committed), RECORDED); // same version
     assertThat(r.outcomes()).containsExactly(WriteOutcome.DUPLICATE);
     assertThat(r.tiers()).containsExactly(Tier.COLD);
   }

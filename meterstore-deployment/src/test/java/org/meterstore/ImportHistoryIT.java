@@ -84,24 +84,23 @@ class ImportHistoryIT {
               ImportCsv.quarterHour(meter, t, meter + "." + (t.getEpochSecond() / 900 % 1000)));
         }
         if (batch.size() >= 20_000) {
-          catalog.append(appended.name(), batch, writtenAt);
+          catalog.table(appended.name()).append(batch, writtenAt);
           batch = new ArrayList<>();
         }
       }
-      catalog.append(appended.name(), batch, writtenAt);
+      catalog.table(appended.name()).append(batch, writtenAt);
       assertThat(catalog.archive(APR1_UTC.plus(LAG), 10_000).healthy()).isTrue();
-      assertThat(catalog.coldTable(appended.name()).watermark()).isEqualTo(APR1_UTC);
+      assertThat(catalog.table(appended.name()).watermark()).isEqualTo(APR1_UTC);
       List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(appended).read());
       assertThat(expected).hasSize(METERS * (31 * 96 - 4));
 
       Path csv = ImportCsv.write(files.resolve("march.csv"), imported, expected);
       Instant now = Instant.parse("2026-04-05T00:00:00Z");
       ImportResult result =
-          catalog.importHistory(
-              imported.name(),
-              ImportSource.of(csv),
-              now,
-              ImportOptions.DEFAULTS.withChunkRows(50_000));
+          catalog
+              .table(imported.name())
+              .importHistory(
+                  ImportSource.of(csv), now, ImportOptions.DEFAULTS.withChunkRows(50_000));
 
       assertThat(result.rows()).isEqualTo(expected.size());
       assertThat(result.inserted()).isEqualTo(expected.size());
@@ -124,11 +123,12 @@ class ImportHistoryIT {
 
       int snapshots = d.cold.createTable(imported).snapshots().size();
       ImportResult rerun =
-          catalog.importHistory(
-              imported.name(),
-              ImportSource.of(csv),
-              now.plus(Duration.ofDays(1)),
-              ImportOptions.DEFAULTS.withChunkRows(50_000));
+          catalog
+              .table(imported.name())
+              .importHistory(
+                  ImportSource.of(csv),
+                  now.plus(Duration.ofDays(1)),
+                  ImportOptions.DEFAULTS.withChunkRows(50_000));
       assertThat(rerun.duplicate()).isEqualTo(expected.size());
       assertThat(rerun.stored()).isZero();
       assertThat(rerun.commits()).isZero();
@@ -181,11 +181,12 @@ class ImportHistoryIT {
         }
       }
       ImportResult result =
-          catalog.importHistory(
-              table.name(),
-              ImportSource.of(csv("by-day.csv", table, rows)),
-              Instant.parse("2026-04-06T00:00:00Z"),
-              ImportOptions.DEFAULTS.withChunkRows(2_000));
+          catalog
+              .table(table.name())
+              .importHistory(
+                  ImportSource.of(csv("by-day.csv", table, rows)),
+                  Instant.parse("2026-04-06T00:00:00Z"),
+                  ImportOptions.DEFAULTS.withChunkRows(2_000));
 
       assertThat(result.inserted()).isEqualTo(rows.size());
       assertThat(result.chunks()).isGreaterThan(3);
@@ -213,8 +214,9 @@ class ImportHistoryIT {
       // the range ends 2026-03-11T00:00Z; at 2026-03-11T12:00Z with a 1 d lag it is not settled
       assertThatThrownBy(
               () ->
-                  catalog.importHistory(
-                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-11T12:00:00Z")))
+                  catalog
+                      .table(table.name())
+                      .importHistory(ImportSource.of(csv), Instant.parse("2026-03-11T12:00:00Z")))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
@@ -231,17 +233,17 @@ class ImportHistoryIT {
       catalog.createTables(CREATED);
       Instant day = Instant.parse("2026-03-10T00:00:00Z");
       WriteResult hot =
-          catalog.append(
-              table.name(),
-              List.of(ImportCsv.quarterHour(7, day.plus(Duration.ofHours(5)), "2")),
-              day);
+          catalog
+              .table(table.name())
+              .append(List.of(ImportCsv.quarterHour(7, day.plus(Duration.ofHours(5)), "2")), day);
       assertThat(hot.tiers()).containsExactly(Tier.HOT);
       Path csv = csv("overlapping.csv", table, dayOf(day, "1"));
 
       assertThatThrownBy(
               () ->
-                  catalog.importHistory(
-                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
+                  catalog
+                      .table(table.name())
+                      .importHistory(ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
@@ -260,14 +262,16 @@ class ImportHistoryIT {
       Instant day = Instant.parse("2026-03-10T00:00:00Z");
       Instant now = Instant.parse("2026-03-20T00:00:00Z");
       ImportResult first =
-          catalog.importHistory(
-              table.name(), ImportSource.of(csv("first.csv", table, dayOf(day, "1"))), now);
+          catalog
+              .table(table.name())
+              .importHistory(ImportSource.of(csv("first.csv", table, dayOf(day, "1"))), now);
       assertThat(first.inserted()).isEqualTo(96);
       assertThat(first.watermarkAfter()).isEqualTo(day.plus(Duration.ofDays(1)));
       int snapshots = d.cold.createTable(table).snapshots().size();
 
       Path restated = csv("restated.csv", table, dayOf(day, "2")); // same versions, new values
-      assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(restated), now))
+      assertThatThrownBy(
+              () -> catalog.table(table.name()).importHistory(ImportSource.of(restated), now))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
@@ -287,8 +291,9 @@ class ImportHistoryIT {
       java.nio.file.Files.write(csv, lines);
       assertThatThrownBy(
               () ->
-                  catalog.importHistory(
-                      table.name(), ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
+                  catalog
+                      .table(table.name())
+                      .importHistory(ImportSource.of(csv), Instant.parse("2026-03-20T00:00:00Z")))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))

@@ -77,7 +77,7 @@ class ImportParquetIT {
       ImportOptions options = ImportOptions.DEFAULTS.withChunkRows(500);
       Path csvFile = ImportCsv.write(files.resolve("rows.csv"), csv, rows);
       ImportResult expected =
-          catalog.importHistory(csv.name(), ImportSource.of(csvFile), NOW, options);
+          catalog.table(csv.name()).importHistory(ImportSource.of(csvFile), NOW, options);
       assertThat(expected.inserted()).isEqualTo(rows.size());
       assertThat(expected.chunks()).isGreaterThan(1);
       List<Object[]> stored = ImportCsv.sorted(d.cold.createTable(csv).read());
@@ -92,7 +92,8 @@ class ImportParquetIT {
         Path file =
             ImportParquet.write(
                 files.resolve(t.name() + ".parquet"), t, rows, (ImportParquet.Style) c[1]);
-        ImportResult result = catalog.importHistory(t.name(), ImportSource.of(file), NOW, options);
+        ImportResult result =
+            catalog.table(t.name()).importHistory(ImportSource.of(file), NOW, options);
         assertThat(result)
             .as(t.name())
             .usingRecursiveComparison()
@@ -115,10 +116,10 @@ class ImportParquetIT {
         readings.add(readingOf(row));
       }
       Instant writtenAt = FIRST_DAY.plus(Duration.ofDays(DAYS));
-      catalog.append(archived.name(), readings, writtenAt);
+      catalog.table(archived.name()).append(readings, writtenAt);
       Instant end = FIRST_DAY.plus(Duration.ofDays(DAYS));
       assertThat(catalog.archive(end.plus(LAG), 10_000).healthy()).isTrue();
-      assertThat(catalog.coldTable(archived.name()).watermark()).isAfterOrEqualTo(end);
+      assertThat(catalog.table(archived.name()).watermark()).isAfterOrEqualTo(end);
       List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(archived).read());
       assertThat(expected).hasSize(readings.size());
 
@@ -127,11 +128,10 @@ class ImportParquetIT {
       long inserted = 0;
       for (Path file : dataFiles) {
         ImportResult r =
-            catalog.importHistory(
-                copy.name(),
-                ImportSource.parquet(file),
-                NOW,
-                ImportOptions.DEFAULTS.withChunkRows(1000));
+            catalog
+                .table(copy.name())
+                .importHistory(
+                    ImportSource.parquet(file), NOW, ImportOptions.DEFAULTS.withChunkRows(1000));
         assertThat(r.duplicate()).as(file.toString()).isZero();
         inserted += r.inserted();
       }
@@ -149,7 +149,8 @@ class ImportParquetIT {
       rows.get(250)[0] = "51238696782"; // bad check digit, in a later row group
       Path file =
           ImportParquet.write(files.resolve("bad.parquet"), table, rows, ImportParquet.Style.COLD);
-      assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(file), NOW))
+      assertThatThrownBy(
+              () -> catalog.table(table.name()).importHistory(ImportSource.of(file), NOW))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
@@ -167,7 +168,8 @@ class ImportParquetIT {
       Path file =
           ImportParquet.write(
               files.resolve("float.parquet"), table, rows(table), ImportParquet.Style.FLOAT_VALUE);
-      assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(file), NOW))
+      assertThatThrownBy(
+              () -> catalog.table(table.name()).importHistory(ImportSource.of(file), NOW))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
@@ -192,7 +194,8 @@ class ImportParquetIT {
       Path file =
           ImportParquet.write(
               files.resolve("wider.parquet"), wider, rows, ImportParquet.Style.COLD);
-      assertThatThrownBy(() -> catalog.importHistory(table.name(), ImportSource.of(file), NOW))
+      assertThatThrownBy(
+              () -> catalog.table(table.name()).importHistory(ImportSource.of(file), NOW))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))

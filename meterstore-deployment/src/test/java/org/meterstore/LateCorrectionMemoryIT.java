@@ -76,7 +76,7 @@ class LateCorrectionMemoryIT {
     BigDecimal before;
     try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
       catalog.createTables(CREATED);
-      ImportResult imported = catalog.importHistory(table.name(), ImportSource.of(file), NOW);
+      ImportResult imported = catalog.table(table.name()).importHistory(ImportSource.of(file), NOW);
       assertThat(imported.inserted()).isEqualTo(rows.size());
       before = sum(catalog, table);
     }

@@ -51,8 +51,9 @@ class PurgeTableIT {
     catalog = d.catalog(List.of(EINS, ZWEI), OpenTelemetry.noop());
     catalog.createTables(DAY1);
     for (TableDefinition t : List.of(EINS, ZWEI)) {
-      catalog.append(
-          t.name(), EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
+      catalog
+          .table(t.name())
+          .append(EmbeddedDefaultIT.readings(2, DAY1, DAY1.plus(Duration.ofDays(4))), DAY1);
     }
     // Two windows archived per table; their partitions stay detached for the reader grace.
     assertThat(catalog.archive(NOW, 8).healthy()).isTrue();
@@ -71,12 +72,12 @@ class PurgeTableIT {
     long snapshot = d.cold.createTable(EINS).icebergTable().currentSnapshot().snapshotId();
 
     assertRefused(
-        () -> catalog.purgeTable("eins", "zwei"), "purge confirmation", "nothing was purged");
+        () -> catalog.table("eins").purge("zwei"), "purge confirmation", "nothing was purged");
     assertRefused(
-        () -> catalog.purgeTable("eins", null), "purge confirmation", "nothing was purged");
+        () -> catalog.table("eins").purge(null), "purge confirmation", "nothing was purged");
     assertRefused(
-        () -> catalog.purgeTable("eins", "EINS"), "purge confirmation", "nothing was purged");
-    assertRefused(() -> catalog.purgeTable("drei", "drei"), "table", "declared tables");
+        () -> catalog.table("eins").purge("EINS"), "purge confirmation", "nothing was purged");
+    assertRefused(() -> catalog.table("drei").purge("drei"), "table", "declared tables");
 
     assertThat(relations("eins")).isEqualTo(relations).isGreaterThan(2);
     assertThat(d.cold.catalog().tableExists(d.cold.identifier("eins"))).isTrue();
@@ -94,7 +95,7 @@ class PurgeTableIT {
     List<String> detached = detachedPartitions("eins");
     assertThat(detached).contains("eins_2026_01_01_0000", "eins_2026_01_02_0000");
 
-    PurgeResult result = catalog.purgeTable("eins", "eins");
+    PurgeResult result = catalog.table("eins").purge("eins");
 
     assertThat(result.hotRelationsDropped()).startsWith("eins").containsAll(detached);
     assertThat(result.coldTableDropped()).isTrue();
@@ -111,7 +112,7 @@ class PurgeTableIT {
     assertThat(d.cold.createTable(ZWEI).watermark()).isEqualTo(zweiWatermark);
     assertThat(dataFiles("zwei")).isNotEmpty();
 
-    PurgeResult again = catalog.purgeTable("eins", "eins");
+    PurgeResult again = catalog.table("eins").purge("eins");
     assertThat(again.hotRelationsDropped()).isEmpty();
     assertThat(again.coldTableDropped()).isFalse();
   }
@@ -126,7 +127,7 @@ class PurgeTableIT {
       try (java.sql.Statement s = reader.createStatement()) {
         s.executeQuery("SELECT count(*) FROM meterstore.zwei").close();
       }
-      assertThatThrownBy(() -> catalog.purgeTable("zwei", "zwei"))
+      assertThatThrownBy(() -> catalog.table("zwei").purge("zwei"))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> {
@@ -138,7 +139,7 @@ class PurgeTableIT {
     }
     try (org.meterstore.hot.archive.ArchivalLease lease =
         d.hot.archival().tryLease(ZWEI, "test", NOW).orElseThrow()) {
-      assertThatThrownBy(() -> catalog.purgeTable("zwei", "zwei"))
+      assertThatThrownBy(() -> catalog.table("zwei").purge("zwei"))
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.LOCK_TIMEOUT))

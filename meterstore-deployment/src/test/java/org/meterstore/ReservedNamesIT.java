@@ -61,12 +61,11 @@ class ReservedNamesIT {
       for (int i = 0; i < 96; i++) {
         batch.add(reading(DAY.plus(Duration.ofMinutes(15L * i)), "0.100", "20260303000000", i));
       }
-      catalog.append(table.name(), batch, NOW);
+      catalog.table(table.name()).append(batch, NOW);
       // a correction of the first quarter-hour: the query resolves versions in the hot tier
-      catalog.append(
-          table.name(),
-          List.of(reading(DAY, "0.500", "20260303100000", 1000)),
-          NOW.plusSeconds(60));
+      catalog
+          .table(table.name())
+          .append(List.of(reading(DAY, "0.500", "20260303100000", 1000)), NOW.plusSeconds(60));
 
       try (Connection c = catalog.connection();
           Statement s = c.createStatement();

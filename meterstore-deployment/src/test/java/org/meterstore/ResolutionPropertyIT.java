@@ -117,7 +117,7 @@ class ResolutionPropertyIT {
       List<Reading> batch) {
     Instant now = clock.get();
     reference.write(batch, now);
-    catalog.append(def.name(), batch, now);
+    catalog.table(def.name()).append(batch, now);
     clock.set(now.plus(Duration.ofMinutes(1)));
   }
 

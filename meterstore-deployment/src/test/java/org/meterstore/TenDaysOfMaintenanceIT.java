@@ -193,7 +193,7 @@ class TenDaysOfMaintenanceIT {
         Instant now, MeterCatalog catalog, TableDefinition table, ReferenceModel model) {
       Map<List<Reading>, WriteResult> results = new java.util.LinkedHashMap<>();
       for (List<Reading> batch : corrections) {
-        results.put(batch, catalog.append(table.name(), batch, now));
+        results.put(batch, catalog.table(table.name()).append(batch, now));
         model.write(batch, now);
       }
       return results;

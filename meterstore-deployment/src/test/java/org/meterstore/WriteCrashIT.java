@@ -189,10 +189,10 @@ class WriteCrashIT {
       catalog.createTables(CREATED);
       List<Reading> originals =
           CrashBatch.originals(workload).stream().flatMap(o -> o.readings().stream()).toList();
-      WriteResult r = catalog.append(table.name(), originals, WRITTEN);
+      WriteResult r = catalog.table(table.name()).append(originals, WRITTEN);
       assertThat(r.outcomes()).isEqualTo(model.write(originals, WRITTEN));
       assertThat(catalog.archive(ARCHIVED, 8).healthy()).isTrue();
-      assertThat(catalog.coldTable(table.name()).watermark()).isEqualTo(CUT);
+      assertThat(catalog.table(table.name()).watermark()).isEqualTo(CUT);
     }
   }
 

@@ -44,7 +44,8 @@ public final class EmbeddedQuickstart {
       for (LocalDate day = LocalDate.of(2026, 3, 29);
           day.getDayOfMonth() <= 30;
           day = day.plusDays(1)) {
-        WriteResult r = catalog.append("lastgang", Readings.day(day, "20260331060000", null), now);
+        WriteResult r =
+            catalog.table("lastgang").append(Readings.day(day, "20260331060000", null), now);
         System.out.printf("%s: %d readings stored%n", day, r.stored());
       }
       // one maintenance cycle: windows that ended a settlement lag ago move to Iceberg

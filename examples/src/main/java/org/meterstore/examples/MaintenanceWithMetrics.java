@@ -54,8 +54,9 @@ public final class MaintenanceWithMetrics {
       for (int d = 0; d < 7; d++) {
         LocalDate day = first.plusDays(d);
         Instant now = day.plusDays(1).atTime(8, 0).toInstant(java.time.ZoneOffset.UTC);
-        catalog.append(
-            "lastgang", Readings.day(day, day.toString().replace("-", "") + "230000", null), now);
+        catalog
+            .table("lastgang")
+            .append(Readings.day(day, day.toString().replace("-", "") + "230000", null), now);
         MaintenanceOutcome outcome = catalog.maintenance().runOnce(now);
         System.out.printf(
             "%s: %d windows archived, healthy=%s%n",

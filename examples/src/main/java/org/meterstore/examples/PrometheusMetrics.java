@@ -94,18 +94,18 @@ public final class PrometheusMetrics {
   static List<MaintenanceOutcome> playWeek(MeterCatalog catalog, String table, LocalDate first) {
     Instant registered = first.atStartOfDay().toInstant(ZoneOffset.UTC);
     SubjectRef ref =
-        catalog.hot().subjects().registerSubject(CUSTOMER, registered, Commodity.STROM, registered);
+        catalog.subjects().registerSubject(CUSTOMER, registered, Commodity.STROM, registered);
     List<MaintenanceOutcome> outcomes = new ArrayList<>();
     Instant now = registered;
     for (int d = 0; d < 7; d++) {
       LocalDate day = first.plusDays(d);
       now = day.plusDays(1).atTime(8, 0).toInstant(ZoneOffset.UTC);
       String version = day.toString().replace("-", "") + "230000";
-      catalog.append(table, Readings.day(day, version, ref.value()), now);
+      catalog.table(table).append(Readings.day(day, version, ref.value()), now);
       outcomes.add(catalog.maintenance().runOnce(now));
     }
     ErasureResult erased =
-        catalog.hot().subjects().eraseSubject(CUSTOMER, "Art. 17 request #88", "support", now);
+        catalog.subjects().eraseSubject(CUSTOMER, "Art. 17 request #88", "support", now);
     System.out.printf("erased %d mapping(s) of %s%n", erased.count(), CUSTOMER);
     return outcomes;
   }

@@ -51,21 +51,17 @@ public final class SubjectErasure {
       catalog.createTables(now);
       SubjectRef ref =
           catalog
-              .hot()
               .subjects()
               .registerSubject(
                   "customer-4711",
                   day.atStartOfDay().toInstant(java.time.ZoneOffset.UTC),
                   Commodity.STROM,
                   now);
-      catalog.append("lastgang", Readings.day(day, "20260502060000", ref.value()), now);
+      catalog.table("lastgang").append(Readings.day(day, "20260502060000", ref.value()), now);
       System.out.println("readings carry " + ref + ", never the customer number");
 
       ErasureResult erased =
-          catalog
-              .hot()
-              .subjects()
-              .eraseSubject("customer-4711", "Art. 17 request #88", "support", now);
+          catalog.subjects().eraseSubject("customer-4711", "Art. 17 request #88", "support", now);
       System.out.println(
           "erased mappings: " + erased.count() + ", suppressed: " + erased.suppressed());
 
@@ -80,7 +76,7 @@ public final class SubjectErasure {
                 + " (now unlinkable)");
       }
       for (TrailEntry e :
-          catalog.hot().subjects().erasures(Instant.EPOCH, now.plusSeconds(1), null, 10)) {
+          catalog.subjects().erasures(Instant.EPOCH, now.plusSeconds(1), null, 10)) {
         System.out.println(
             "trail: " + e.at() + " " + e.trigger() + " " + e.reason() + " by " + e.actor());
       }

@@ -106,7 +106,9 @@ class PrometheusDashboardIT {
       week = PrometheusMetrics.playWeek(catalog, TABLE, FIRST);
       // One more day, then a cycle behind a reader that holds the table: DEFERRED.
       Instant now = Instant.parse("2026-10-28T08:00:00Z");
-      catalog.append(TABLE, Readings.day(LocalDate.of(2026, 10, 27), "20261027230000", null), now);
+      catalog
+          .table(TABLE)
+          .append(Readings.day(LocalDate.of(2026, 10, 27), "20261027230000", null), now);
       try (Connection reader = db.connect()) {
         reader.setAutoCommit(false);
         try (Statement s = reader.createStatement()) {

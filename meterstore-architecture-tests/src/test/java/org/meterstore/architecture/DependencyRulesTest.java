@@ -138,6 +138,57 @@ class DependencyRulesTest {
         .check(classes);
   }
 
+  /**
+   * The command and the examples reach a deployment through the catalog's entry points ({@code
+   * table(name)}, {@code subjects()}, {@code maintenance()}, JDBC), never through the expert door
+   * {@code Tiers} or a tier store: what they need becomes a method of an entry point.
+   */
+  @Test
+  void theCommandAndTheExamplesUseOnlyTheEntryPoints() {
+    assertThat(classes.containPackage("org.meterstore.cli.command")).isTrue();
+    assertThat(classes.containPackage("org.meterstore.examples")).isTrue();
+    assertThat(classes.contain(EXPERT_DOOR)).isTrue();
+    onlyTheEntryPoints("org.meterstore.cli..", "org.meterstore.examples..").check(classes);
+  }
+
+  /** The rule above finds a class that opens the expert door, so it cannot pass on nothing. */
+  @Test
+  void theEntryPointRuleSeesTheExpertDoor() {
+    JavaClasses fixture =
+        new ClassFileImporter().importClasses(ExpertDoorFixture.class, DependencyRulesTest.class);
+    assertThat(
+            onlyTheEntryPoints("org.meterstore.architecture..")
+                .evaluate(fixture)
+                .getFailureReport()
+                .getDetails())
+        .anyMatch(d -> d.contains("ExpertDoorFixture") && d.contains(EXPERT_DOOR))
+        .noneMatch(d -> d.contains("<" + DependencyRulesTest.class.getName() + "."));
+  }
+
+  private static final String EXPERT_DOOR = "org.meterstore.Tiers";
+
+  /** No class in {@code packages} uses the expert door or a tier store directly. */
+  private static ArchRule onlyTheEntryPoints(String... packages) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(packages)
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(EXPERT_DOOR)
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.meterstore.hot.HotStore")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.meterstore.cold.ColdStore")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.meterstore.cold.table.ColdTable")
+        .because(
+            "the command and the examples use the catalog's entry points (table, subjects,"
+                + " maintenance, JDBC); Tiers is the expert door for tests and out-of-band tools");
+  }
+
   @Test
   void modulesHaveNoCycles() {
     slices().matching("org.meterstore.(*)..").should().beFreeOfCycles().check(classes);

@@ -25,12 +25,12 @@ import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 
 /**
- * Benchmark 1b, a fleet writing: {@code MeterCatalog.hotWriter(table).write}, the API for steady
- * in-order ingest (W read once per writer; {@code append} reads it twice per batch, which line
- * {@code 1 hot ingest through MeterCatalog.append} prices), into a fixed-resolution table ({@code
- * PT15M}: no GiST index at all) by 1, 2 and 4 concurrent writers, each with batches of 96, 960 and
- * 9,600 readings (1, 10 and 100 meter-days per transaction), against raw {@code COPY} of the same
- * batches with the same concurrency into an identical partitioned table without exclusion
+ * Benchmark 1b, a fleet writing: {@code MeterCatalog.table(table).hotWriter().write}, the API for
+ * steady in-order ingest (W read once per writer; {@code append} reads it twice per batch, which
+ * line {@code 1 hot ingest through MeterCatalog.append} prices), into a fixed-resolution table
+ * ({@code PT15M}: no GiST index at all) by 1, 2 and 4 concurrent writers, each with batches of 96,
+ * 960 and 9,600 readings (1, 10 and 100 meter-days per transaction), against raw {@code COPY} of
+ * the same batches with the same concurrency into an identical partitioned table without exclusion
  * constraints (same columns, primary key and CHECKs, daily partitions). Each cell writes a fresh
  * day of its own meters (every reading new); writers take disjoint meters. The batches are built
  * before the clock starts; inside it MeterStore validates and writes them, the COPY side turns them
@@ -68,7 +68,7 @@ final class FleetBench {
       String copySql = CopyText.copyIn("raw." + TABLE.name(), TABLE);
       // warm-up day: both sides, one writer, 10 meter-days per batch
       List<List<Reading>> warmUp = batches(data, FIRST, 10, 1).get(0);
-      writeAll(catalog.hotWriter(TABLE.name()), warmUp, new ArrayList<>());
+      writeAll(catalog.table(TABLE.name()).hotWriter(), warmUp, new ArrayList<>());
       try (Connection c = d.connect()) {
         copyAll(c, copySql, warmUp, new ArrayList<>());
       }
@@ -78,7 +78,9 @@ final class FleetBench {
           List<List<List<Reading>>> work = batches(data, FIRST.plusDays(day++), perBatch, writers);
           Side meterstore =
               concurrently(
-                  work, (batches, lat) -> writeAll(catalog.hotWriter(TABLE.name()), batches, lat));
+                  work,
+                  (batches, lat) ->
+                      writeAll(catalog.table(TABLE.name()).hotWriter(), batches, lat));
           Side copy =
               concurrently(
                   work,

@@ -25,13 +25,13 @@ import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
 
 /**
- * Benchmark 10, history import: {@code MeterCatalog.importHistory} of one month of the data set
- * (the profile's ingest meters, one fifth gas, 3 % corrections in the same file) from a CSV file in
- * the storage model's columns into an empty table: both passes (check, then chunked commits),
- * parsing, validation, classification, sorted Parquet, the Iceberg commits and their digests.
- * Against DuckDB reading the same CSV file and writing it as one Parquet file on one thread (no
- * checks, no sort, no commit). A third line times the check pass alone (every record parsed and
- * validated, nothing written), and a fourth the retained heap.
+ * Benchmark 10, history import: {@code MeterTable.importHistory} of one month of the data set (the
+ * profile's ingest meters, one fifth gas, 3 % corrections in the same file) from a CSV file in the
+ * storage model's columns into an empty table: both passes (check, then chunked commits), parsing,
+ * validation, classification, sorted Parquet, the Iceberg commits and their digests. Against DuckDB
+ * reading the same CSV file and writing it as one Parquet file on one thread (no checks, no sort,
+ * no commit). A third line times the check pass alone (every record parsed and validated, nothing
+ * written), and a fourth the retained heap.
  */
 final class ImportBench {
   static final TableDefinition TABLE = TableDefinition.interval("history");
@@ -59,7 +59,7 @@ final class ImportBench {
           Timing.measure(
               d.cpu,
               () -> {
-                result.set(catalog.importHistory(TABLE.name(), ImportSource.of(csv), NOW));
+                result.set(catalog.table(TABLE.name()).importHistory(ImportSource.of(csv), NOW));
                 return result.get().rows();
               });
     }

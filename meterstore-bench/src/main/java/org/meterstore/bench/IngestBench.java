@@ -80,7 +80,7 @@ final class IngestBench {
 
   private static Object append(MeterCatalog catalog, List<List<Reading>> batches) {
     for (List<Reading> batch : batches) {
-      WriteResult result = catalog.append(TABLE.name(), batch, NOW);
+      WriteResult result = catalog.table(TABLE.name()).append(batch, NOW);
       if (result.stored() != batch.size() || result.count(Tier.HOT) != batch.size()) {
         throw new IllegalStateException("expected every reading stored hot: " + result);
       }

@@ -35,7 +35,7 @@ import org.meterstore.maintenance.MaintenanceOutcome;
 /**
  * Benchmark 11's deployment, laid out as one gets it with the defaults: the settled history (every
  * reading whose {@code from} lies before {@link #SPLIT}) imported with {@code importHistory}, one
- * file per UTC month; the rest written with {@code MeterCatalog.append}, a few meter-days per batch
+ * file per UTC month; the rest written with {@code MeterTable.append}, a few meter-days per batch
  * (corrections and redeliveries as batches of their own); the default maintenance ({@code runOnce},
  * daily windows, 30-day settlement lag) at {@link #NOW}, which moves W to {@link #W}; then late
  * corrections of February appended (below W: correction files in the cold tier) and one more cycle
@@ -221,7 +221,7 @@ final class PointData implements AutoCloseable {
   }
 
   private long importFile(Path file, long written) throws Exception {
-    ImportResult r = catalog.importHistory(TABLE.name(), ImportSource.of(file), NOW);
+    ImportResult r = catalog.table(TABLE.name()).importHistory(ImportSource.of(file), NOW);
     if (r.rows() != written || r.stored() != written) {
       throw new IllegalStateException("wrote " + written + " rows, the import says " + r);
     }
@@ -290,7 +290,7 @@ final class PointData implements AutoCloseable {
   }
 
   private long append(List<Reading> batch, Instant now) {
-    return batch.isEmpty() ? 0 : catalog.append(TABLE.name(), batch, now).stored();
+    return batch.isEmpty() ? 0 : catalog.table(TABLE.name()).append(batch, now).stored();
   }
 
   /** Maintenance cycles at {@code now} until one archives nothing; returns windows archived. */
@@ -356,7 +356,7 @@ final class PointData implements AutoCloseable {
 
   /** Both sides hold {@code rows} rows, and W is where the layout puts it. */
   private void check(long rows) throws Exception {
-    Instant w = catalog.coldTable(TABLE.name()).watermark();
+    Instant w = catalog.table(TABLE.name()).watermark();
     if (!W.equals(w)) {
       throw new IllegalStateException("W is " + w + ", expected " + W);
     }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
+import org.meterstore.Tiers;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.Tier;
@@ -331,10 +332,9 @@ class CliIT {
     try (MeterCatalog catalog = open()) {
       SubjectRef ref =
           catalog
-              .hot()
               .subjects()
               .registerSubject("kunde-4711", Instant.parse(CREATED), Commodity.STROM, now);
-      catalog.hot().subjects().eraseSubject(ref, "Art. 17 request 2026-17", "support", now);
+      catalog.subjects().eraseSubject(ref, "Art. 17 request 2026-17", "support", now);
     }
     Cli.Run run = cli.run("--format", "json", "erasures", "--now", LATER);
     assertThat(run.code()).as(run.toString()).isZero();
@@ -358,10 +358,9 @@ class CliIT {
           java.sql.Statement s = c.createStatement()) {
         s.executeUpdate("UPDATE meterstore.tables SET hot_floor = NULL WHERE name = 'gas'");
       }
-      catalog
-          .hot()
+      Tiers.hot(catalog)
           .write(
-              catalog.table("gas").orElseThrow(),
+              catalog.table("gas").definition(),
               day(LocalDate.of(2026, 3, 2), DemoMonth.GAS),
               Instant.parse(LATER));
     }
@@ -424,7 +423,8 @@ class CliIT {
     assertThat(hotRelations("gas")).isNotEmpty();
     assertThat(dataFiles("gas")).isNotEmpty();
     try (MeterCatalog catalog = open()) {
-      assertThat(catalog.cold().catalog().tableExists(catalog.cold().identifier("gas"))).isTrue();
+      assertThat(Tiers.cold(catalog).catalog().tableExists(Tiers.cold(catalog).identifier("gas")))
+          .isTrue();
     }
   }
 
@@ -440,7 +440,8 @@ class CliIT {
     assertThat(hotRelations("gas")).isEmpty();
     assertThat(dataFiles("gas")).isEmpty();
     try (MeterCatalog catalog = open()) {
-      assertThat(catalog.cold().catalog().tableExists(catalog.cold().identifier("gas"))).isFalse();
+      assertThat(Tiers.cold(catalog).catalog().tableExists(Tiers.cold(catalog).identifier("gas")))
+          .isFalse();
     }
     assertThat(hotRelations("strom")).isEqualTo(before);
     assertThat(dataFiles("strom")).isNotEmpty();
@@ -485,9 +486,10 @@ class CliIT {
     assertThat(hotRelations("gas")).isEmpty();
     assertThat(dataFiles("gas")).isEmpty();
     try (MeterCatalog catalog = open()) {
-      assertThat(catalog.cold().tableExists("gas")).as("no half-created store").isFalse();
-      assertThat(catalog.missingTiers("gas")).containsExactlyInAnyOrder(Tier.HOT, Tier.COLD);
-      assertThat(catalog.missingTiers("strom")).isEmpty();
+      assertThat(Tiers.cold(catalog).tableExists("gas")).as("no half-created store").isFalse();
+      assertThat(catalog.table("gas").missingTiers())
+          .containsExactlyInAnyOrder(Tier.HOT, Tier.COLD);
+      assertThat(catalog.table("strom").missingTiers()).isEmpty();
     }
 
     Cli.Run check = cli.run("check");
@@ -587,7 +589,7 @@ class CliIT {
             .quality(org.meterstore.api.reading.Quality.CORRECTED)
             .build();
     try (MeterCatalog catalog = open()) {
-      assertThat(catalog.append("strom", List.of(correction), correctedAt).tier(0))
+      assertThat(catalog.table("strom").append(List.of(correction), correctedAt).tier(0))
           .isEqualTo(Tier.COLD);
       assertThat(sum(catalog.connection(), settlementSql)).isEqualTo(settled.add(delta));
     }
@@ -662,13 +664,11 @@ class CliIT {
     try (MeterCatalog catalog = open()) {
       held =
           catalog
-              .hot()
               .subjects()
               .registerSubject("kunde-0815", Instant.parse(CREATED), Commodity.STROM, now);
-      catalog.hot().subjects().holdSubject(held, "Rechtsstreit Az. 4 O 12/26", null, "legal", now);
+      catalog.subjects().holdSubject(held, "Rechtsstreit Az. 4 O 12/26", null, "legal", now);
       assertThat(
               catalog
-                  .hot()
                   .subjects()
                   .releaseHold(held, "Verfahren beendet", "legal", now.plusSeconds(60)))
           .isTrue();
@@ -738,7 +738,7 @@ class CliIT {
 
   private static String watermark(String table) {
     try (MeterCatalog catalog = open()) {
-      return catalog.cold().table(catalog.table(table).orElseThrow()).watermark().toString();
+      return catalog.table(table).watermark().toString();
     }
   }
 
@@ -751,8 +751,8 @@ class CliIT {
     try (MeterCatalog catalog = open()) {
       for (int d = first; d <= last; d++) {
         LocalDate day = MARCH.atDay(d);
-        catalog.append("strom", day(day, DemoMonth.STROM), Instant.parse(CREATED));
-        catalog.append("gas", day(day, DemoMonth.GAS), Instant.parse(CREATED));
+        catalog.table("strom").append(day(day, DemoMonth.STROM), Instant.parse(CREATED));
+        catalog.table("gas").append(day(day, DemoMonth.GAS), Instant.parse(CREATED));
       }
     }
   }

@@ -371,7 +371,7 @@ class ObjectStoreOutageDistributionIT {
                 .filter(x -> x.table().equals(DemoMonth.STROM))
                 .flatMap(x -> x.readings().stream())
                 .toList();
-        catalog.append("strom", day, Instant.parse(CREATED));
+        catalog.table("strom").append(day, Instant.parse(CREATED));
         written.addAll(day);
       }
       catalog.archive(Instant.parse(ARCHIVED), 100);
@@ -381,7 +381,7 @@ class ObjectStoreOutageDistributionIT {
 
   private static Instant watermark(Path toml) {
     try (MeterCatalog catalog = open(toml)) {
-      return catalog.coldTable("strom").watermark();
+      return catalog.table("strom").watermark();
     }
   }
 

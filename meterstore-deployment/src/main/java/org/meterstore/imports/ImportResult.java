@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What {@code MeterCatalog.importHistory} did.
+ * What {@code MeterTable.importHistory} did.
  *
  * @param table the table imported into
  * @param rows readings in the source

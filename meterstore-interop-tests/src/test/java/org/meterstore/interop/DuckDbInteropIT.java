@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.Tiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -51,7 +52,7 @@ class DuckDbInteropIT {
   static void build(TestDatabase db) throws Exception {
     store = InteropStore.build(db, warehouse);
     seam = store.seam();
-    files = dataFiles(store.catalog().coldTable(InteropStore.TABLE).icebergTable(), seam);
+    files = dataFiles(Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable(), seam);
     duck = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement s = duck.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
@@ -108,7 +109,7 @@ class DuckDbInteropIT {
   @Test
   void rowCountsOfTheSnapshotsFilesMatchMeterStoresVersions() throws Exception {
     long duckRows = scalarLong("SELECT COUNT(*) FROM " + readParquet());
-    Table table = store.catalog().coldTable(InteropStore.TABLE).icebergTable();
+    Table table = Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable();
     assertThat(
             Instant.parse(table.snapshot(seam.snapshotId()).summary().get("meterstore.watermark")))
         .as("W in the summary of S")

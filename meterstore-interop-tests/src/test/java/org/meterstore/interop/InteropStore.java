@@ -117,7 +117,7 @@ public final class InteropStore implements AutoCloseable {
           nextCycle = nextCycle.plus(Duration.ofDays(1));
         }
         clock.set(t.at());
-        catalog.append(TABLE, t.delivery().readings(), t.at());
+        catalog.table(TABLE).append(t.delivery().readings(), t.at());
       }
       while (!nextCycle.isAfter(END)) {
         clock.set(nextCycle);

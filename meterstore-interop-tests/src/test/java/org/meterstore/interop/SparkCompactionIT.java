@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.Tiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -51,7 +52,7 @@ class SparkCompactionIT {
   @BeforeAll
   static void compact(TestDatabase db) throws Exception {
     store = InteropStore.build(db, warehouse);
-    iceberg = store.catalog().coldTable(InteropStore.TABLE).icebergTable();
+    iceberg = Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable();
     iceberg.refresh();
     before = store.seam();
     filesBefore = dataFiles(iceberg);
@@ -89,8 +90,8 @@ class SparkCompactionIT {
 
     iceberg.refresh();
     replaced = iceberg.currentSnapshot();
-    restamped = store.catalog().reassertWatermark(InteropStore.TABLE, store.now());
-    restampedAgain = store.catalog().reassertWatermark(InteropStore.TABLE, store.now());
+    restamped = store.catalog().table(InteropStore.TABLE).reassertWatermark(store.now());
+    restampedAgain = store.catalog().table(InteropStore.TABLE).reassertWatermark(store.now());
     iceberg.refresh();
     after = store.seam();
   }

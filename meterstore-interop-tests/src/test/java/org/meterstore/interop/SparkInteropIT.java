@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.meterstore.Tiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -51,7 +52,7 @@ class SparkInteropIT {
   static void build(TestDatabase db) throws Exception {
     store = InteropStore.build(db, warehouse);
     seam = store.seam();
-    iceberg = store.catalog().coldTable(InteropStore.TABLE).icebergTable();
+    iceberg = Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable();
     iceberg.refresh();
     String w = sparkTimestamp(seam.watermark());
     String resolution = store.resolutionSetting("resolution_sql_spark");

@@ -19,12 +19,14 @@ import org.meterstore.maintenance.archival.SnapshotRetention;
  * <p>One cycle visits every table in turn: it archives the due windows (at most {@link
  * #maxWindowsPerCycle} per table), compacts small cold files when enabled, expires snapshots when
  * enabled and the table's lease was won, checks the invariant, and pre-creates the hot partitions
- * of {@code partition_headroom}; a table that fails becomes a row and the others are still
- * maintained. Then, once, the retention sweep when {@link #anonymiseAfter} is set.
+ * of {@code partition_headroom}, then removes orphan files when {@link #removeOrphanFiles} is set;
+ * a table that fails becomes a row and the others are still maintained. Then, once, the retention
+ * sweep when {@link #anonymiseAfter} is set.
  *
  * <p>Defaults: interval 15 minutes, 8 windows per table per cycle, compaction on, snapshot expiry
- * off, retention sweep off, detach CONCURRENTLY, 50 000 rows per source query, the wall clock. Not
- * thread-safe; every setter validates eagerly ({@code INVALID_INPUT}) and returns this builder.
+ * off, orphan-file removal off, retention sweep off, detach CONCURRENTLY, 50 000 rows per source
+ * query, the wall clock. Not thread-safe; every setter validates eagerly ({@code INVALID_INPUT})
+ * and returns this builder.
  */
 public final class MaintenanceBuilder {
   private final Maintenance catalog;
@@ -32,6 +34,7 @@ public final class MaintenanceBuilder {
   private int maxWindowsPerCycle = 8;
   private boolean expireSnapshots;
   private boolean compact = true;
+  private Duration orphanMinAge;
   private RetentionJob retention;
   private RetentionSweep sweep;
   private ArchivalSettings settings = ArchivalSettings.defaults();
@@ -83,6 +86,33 @@ public final class MaintenanceBuilder {
    */
   public MaintenanceBuilder compact(boolean value) {
     this.compact = value;
+    return this;
+  }
+
+  /** The least age of an orphan file that removal deletes: younger files may belong to a commit. */
+  public static final Duration MIN_ORPHAN_AGE = Duration.ofHours(1);
+
+  /**
+   * Removes each table's orphan files once per cycle (off by default): the files under the table's
+   * location that no retained snapshot or metadata file references — data files of commits that
+   * never landed, debris of foreign tools — last modified before {@code now − minAge}. It runs
+   * after the table's archival run and only when that run won the table's lease, so of several
+   * replicas one does it per cycle; the files of a commit in flight are younger than {@code minAge}
+   * and never candidates. The count is the row's {@code orphanFilesRemoved}; a removal that fails
+   * makes the row {@code FAILED} with the archival counts kept (files deleted before the failure
+   * stay deleted: each was orphaned). Run {@code meterstore orphans} first to see what it would
+   * delete.
+   *
+   * @param minAge at least {@link #MIN_ORPHAN_AGE}
+   */
+  public MaintenanceBuilder removeOrphanFiles(Duration minAge) {
+    if (minAge == null || minAge.compareTo(MIN_ORPHAN_AGE) < 0) {
+      throw MeterStoreException.invalid(
+          "orphan minimum age",
+          minAge,
+          "at least " + MIN_ORPHAN_AGE + " to delete: younger files may belong to a commit");
+    }
+    this.orphanMinAge = minAge;
     return this;
   }
 
@@ -190,7 +220,11 @@ public final class MaintenanceBuilder {
     }
     Archiver archiver = new Archiver(catalog.hot(), catalog.cold(), settings, catalog.metrics());
     return new MaintenanceCycle(
-        catalog, archiver, maxWindowsPerCycle, expireSnapshots, compact, retention, sweep);
+        catalog,
+        archiver,
+        new MaintenanceCycle.Steps(maxWindowsPerCycle, expireSnapshots, compact, orphanMinAge),
+        retention,
+        sweep);
   }
 
   /**

@@ -1,8 +1,10 @@
 package org.meterstore.maintenance;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -22,28 +24,28 @@ final class MaintenanceCycle {
 
   private final Maintenance catalog;
   private final Archiver archiver;
-  private final int maxWindows;
-  private final boolean expireSnapshots;
-  private final boolean compact;
+  private final Steps steps;
   private final MaintenanceBuilder.RetentionJob retention;
   private final RetentionSweep sweep;
 
   MaintenanceCycle(
       Maintenance catalog,
       Archiver archiver,
-      int maxWindows,
-      boolean expireSnapshots,
-      boolean compact,
+      Steps steps,
       MaintenanceBuilder.RetentionJob retention,
       RetentionSweep sweep) {
     this.catalog = catalog;
     this.archiver = archiver;
-    this.maxWindows = maxWindows;
-    this.expireSnapshots = expireSnapshots;
-    this.compact = compact;
+    this.steps = steps;
     this.retention = retention;
     this.sweep = sweep;
   }
+
+  /**
+   * What a cycle does per table besides archiving: its window budget, expiry, compaction, and the
+   * orphan files' minimum age (null: the step is off).
+   */
+  record Steps(int maxWindows, boolean expireSnapshots, boolean compact, Duration orphanMinAge) {}
 
   MaintenanceOutcome run(Instant now) {
     List<TableOutcome> rows = new ArrayList<>();
@@ -70,9 +72,13 @@ final class MaintenanceCycle {
 
   private TableOutcome maintain(TableDefinition table, Instant now) {
     try {
-      TableOutcome row = archiver.run(table, now, maxWindows, expireSnapshots, compact);
+      TableOutcome row =
+          archiver.run(table, now, steps.maxWindows(), steps.expireSnapshots(), steps.compact());
       if (row.failure().filter(f -> f.kind() == ErrorKind.CONFIG).isEmpty()) {
         ensureHeadroom(table, now);
+      }
+      if (steps.orphanMinAge() != null && row.leaseWon() && !row.failed()) {
+        row = removeOrphanFiles(table, row, now);
       }
       return row;
     } catch (RuntimeException e) {
@@ -98,6 +104,49 @@ final class MaintenanceCycle {
         throw e;
       }
       LOG.info("Partition headroom of {} postponed: {}", table.name(), e.getMessage());
+    }
+  }
+
+  /**
+   * The optional orphan-file step, after a run that held the table's lease (one replica per cycle);
+   * a failure keeps the run's counts, W and check and makes the row {@code FAILED}.
+   */
+  private TableOutcome removeOrphanFiles(TableDefinition table, TableOutcome row, Instant now) {
+    try {
+      int removed =
+          catalog
+              .cold()
+              .table(table)
+              .removeOrphanFiles(now, steps.orphanMinAge(), false)
+              .deleted()
+              .size();
+      if (removed > 0) {
+        LOG.info("Removed {} orphan files of {}", removed, table.name());
+      }
+      return new TableOutcome(
+          row.table(),
+          row.status(),
+          row.counts().withOrphanFilesRemoved(removed),
+          row.watermark(),
+          row.invariantViolations(),
+          row.leaseWon(),
+          row.failure());
+    } catch (RuntimeException e) {
+      MeterStoreException failure =
+          e instanceof MeterStoreException m
+              ? m
+              : new MeterStoreException(
+                  ErrorKind.STORAGE,
+                  "Cannot remove the orphan files of table " + table.name() + ": " + e,
+                  e);
+      return new TableOutcome(
+          row.table(),
+          TableOutcome.Status.FAILED,
+          row.counts(),
+          row.watermark(),
+          row.invariantViolations(),
+          row.leaseWon(),
+          Optional.of(failure));
     }
   }
 

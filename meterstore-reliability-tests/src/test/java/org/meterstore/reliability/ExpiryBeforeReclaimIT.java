@@ -52,14 +52,14 @@ class ExpiryBeforeReclaimIT {
         MeterCatalog catalog =
             MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
       catalog.createTables(delivered.minus(Duration.ofDays(2)));
-      catalog.append(def.name(), day(LocalDate.of(2027, 6, 9)), delivered);
-      catalog.append(def.name(), day(LocalDate.of(2027, 6, 10)), delivered);
+      catalog.table(def.name()).append(day(LocalDate.of(2027, 6, 9)), delivered);
+      catalog.table(def.name()).append(day(LocalDate.of(2027, 6, 10)), delivered);
 
       Instant first = Instant.parse("2027-06-11T07:00:00Z");
       MaintenanceOutcome archived =
           catalog.maintenance().maxWindowsPerCycle(5).expireSnapshots(true).runOnce(first);
       assertThat(archived.windowsArchived()).isGreaterThanOrEqualTo(2);
-      assertThat(catalog.coldTable(def.name()).watermark())
+      assertThat(catalog.table(def.name()).watermark())
           .isEqualTo(Instant.parse("2027-06-11T00:00:00Z"));
 
       Instant afterGrace = first.plus(Duration.ofHours(3));

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.snapshot.SnapshotInfo;
@@ -55,13 +56,14 @@ class ExpiryClockIT {
       catalog.createTables(base);
       for (int day = 0; day < DAYS; day++) {
         Instant next = base.plus(Duration.ofDays(day + 1L));
-        catalog.append(
-            def.name(),
-            HourlyDay.of(5, base.plus(Duration.ofDays(day)), "20200101000000", 0),
-            next.plusSeconds(3600));
+        catalog
+            .table(def.name())
+            .append(
+                HourlyDay.of(5, base.plus(Duration.ofDays(day)), "20200101000000", 0),
+                next.plusSeconds(3600));
         catalog.maintenance().runOnce(next.plus(Duration.ofHours(7)));
       }
-      List<SnapshotInfo> before = catalog.coldTable(def.name()).snapshots();
+      List<SnapshotInfo> before = Tiers.coldTable(catalog, def.name()).snapshots();
       assertThat(before).hasSize(DAYS);
       assertThat(before)
           .allSatisfy(
@@ -79,7 +81,7 @@ class ExpiryClockIT {
               .runOnce(now);
 
       // stamped at day 1..4 + 7h; the cutoff is day 2 + 8h: the first two are older
-      List<SnapshotInfo> after = catalog.coldTable(def.name()).snapshots();
+      List<SnapshotInfo> after = Tiers.coldTable(catalog, def.name()).snapshots();
       assertThat(outcome.row(def.name()).orElseThrow().counts().snapshotsExpired()).isEqualTo(2);
       assertThat(after)
           .extracting(SnapshotInfo::snapshotId)

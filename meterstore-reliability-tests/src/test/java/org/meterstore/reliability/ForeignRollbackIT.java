@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
@@ -67,8 +68,8 @@ class ForeignRollbackIT {
       Archived archived = archiveTwoDays(catalog, def);
       long behind = archived.behind();
       long forward = archived.forward();
-      Table iceberg = catalog.coldTable(TABLE).icebergTable();
-      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY3);
+      Table iceberg = Tiers.coldTable(catalog, TABLE).icebergTable();
+      assertThat(catalog.table(TABLE).watermark()).isEqualTo(DAY3);
       assertThat(stores.hot.partitions().list(def))
           .as("both archived days were reclaimed from PostgreSQL")
           .noneMatch(p -> !p.upperBound().isAfter(DAY3));
@@ -92,25 +93,25 @@ class ForeignRollbackIT {
 
       assertThatThrownBy(
               () ->
-                  catalog.append(
-                      TABLE,
-                      List.of(reading(DAY1, 3, "20270304010000", new BigDecimal("9.5"))),
-                      now))
+                  catalog
+                      .table(TABLE)
+                      .append(
+                          List.of(reading(DAY1, 3, "20270304010000", new BigDecimal("9.5"))), now))
           .as("a correction below W would be lost when the table is rolled forward")
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED));
       assertThatThrownBy(
               () ->
-                  catalog.append(
-                      TABLE,
-                      List.of(reading(DAY2, 3, "20270304010000", new BigDecimal("9.5"))),
-                      now))
+                  catalog
+                      .table(TABLE)
+                      .append(
+                          List.of(reading(DAY2, 3, "20270304010000", new BigDecimal("9.5"))), now))
           .as("a reading between W and the floor cannot be stored in either tier")
           .isInstanceOfSatisfying(
               MeterStoreException.class,
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED));
-      catalog.append(TABLE, day(DAY3, "20270304010000"), now);
+      catalog.table(TABLE).append(day(DAY3, "20270304010000"), now);
 
       MaintenanceOutcome halted = catalog.maintenance().runOnce(DAY4.plus(Duration.ofHours(7)));
       TableOutcome outcome = outcome(halted);
@@ -123,7 +124,7 @@ class ForeignRollbackIT {
       assertThat(iceberg.currentSnapshot().snapshotId())
           .as("archival committed nothing onto the rolled-back history")
           .isEqualTo(behind);
-      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY2);
+      assertThat(catalog.table(TABLE).watermark()).isEqualTo(DAY2);
 
       iceberg.manageSnapshots().setCurrentSnapshot(forward).commit();
 
@@ -132,7 +133,7 @@ class ForeignRollbackIT {
           .containsExactly("72", plain(sum(DAY1).add(sum(DAY2)).add(sum(DAY3))));
       MaintenanceOutcome resumed = catalog.maintenance().runOnce(DAY4.plus(Duration.ofHours(8)));
       assertThat(outcome(resumed).status()).isEqualTo(Status.ARCHIVED);
-      assertThat(catalog.coldTable(TABLE).watermark()).isEqualTo(DAY4);
+      assertThat(catalog.table(TABLE).watermark()).isEqualTo(DAY4);
       assertThat(totals(catalog))
           .containsExactly("72", plain(sum(DAY1).add(sum(DAY2)).add(sum(DAY3))));
     }
@@ -150,7 +151,7 @@ class ForeignRollbackIT {
       Archived archived = archiveTwoDays(catalog, def);
       long behind = archived.behind();
       long forward = archived.forward();
-      Table iceberg = catalog.coldTable(table).icebergTable();
+      Table iceberg = Tiers.coldTable(catalog, table).icebergTable();
 
       // the rollback, then an expiry by the same tool that removes the newer snapshot and its file
       iceberg.manageSnapshots().rollbackTo(behind).commit();
@@ -164,9 +165,9 @@ class ForeignRollbackIT {
       Path backup = warehouse.resolve("lost-day.csv");
       writeCsv(backup, def, day(DAY2, SECOND_VERSION), SECOND_DELIVERY);
       Instant now = DAY4.plus(Duration.ofHours(1));
-      catalog.importHistory(table, ImportSource.csv(backup), now);
+      catalog.table(table).importHistory(ImportSource.csv(backup), now);
 
-      assertThat(catalog.coldTable(table).watermark()).isEqualTo(DAY3);
+      assertThat(catalog.table(table).watermark()).isEqualTo(DAY3);
       assertThat(health(catalog, table, now)).containsExactly("true", DAY3.toString());
       assertThat(totals(catalog, table)).containsExactly("48", plain(sum(DAY1).add(sum(DAY2))));
       MaintenanceOutcome resumed = catalog.maintenance().runOnce(now.plus(Duration.ofHours(1)));
@@ -207,12 +208,12 @@ class ForeignRollbackIT {
    */
   private static Archived archiveTwoDays(MeterCatalog catalog, TableDefinition def) {
     catalog.createTables(DAY1);
-    catalog.append(def.name(), day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
+    catalog.table(def.name()).append(day(DAY1, "20270302010000"), DAY2.plus(Duration.ofHours(1)));
     catalog.maintenance().runOnce(DAY2.plus(Duration.ofHours(7)));
-    Table iceberg = catalog.coldTable(def.name()).icebergTable();
+    Table iceberg = Tiers.coldTable(catalog, def.name()).icebergTable();
     iceberg.refresh();
     long behind = iceberg.currentSnapshot().snapshotId();
-    catalog.append(def.name(), day(DAY2, SECOND_VERSION), SECOND_DELIVERY);
+    catalog.table(def.name()).append(day(DAY2, SECOND_VERSION), SECOND_DELIVERY);
     catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(7)));
     catalog.maintenance().runOnce(DAY3.plus(Duration.ofHours(10)));
     iceberg.refresh();

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.api.calendar.MeteringCalendar;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
@@ -58,17 +59,16 @@ class ForeignTieIT {
             MeterCatalog.of(stores.hot, stores.cold, List.of(def), OpenTelemetry.noop())) {
       catalog.createTables(DELIVERED.minus(Duration.ofDays(1)));
       List<Reading> day = day();
-      catalog.append("tie", day, DELIVERED);
+      catalog.table("tie").append(day, DELIVERED);
       catalog.maintenance().runOnce(Instant.parse("2026-06-10T07:00:00Z"));
-      assertThat(catalog.coldTable("tie").watermark())
-          .isEqualTo(Instant.parse("2026-06-10T00:00:00Z"));
+      assertThat(catalog.table("tie").watermark()).isEqualTo(Instant.parse("2026-06-10T00:00:00Z"));
       Reading corrected =
           day.get(10).toBuilder().version("20260611070000").value("9.000000").build();
-      catalog.append("tie", List.of(corrected), Instant.parse("2026-06-11T07:00:00Z"));
+      catalog.table("tie").append(List.of(corrected), Instant.parse("2026-06-11T07:00:00Z"));
       Reading tied = day.get(5);
       Reading changed = tied.toBuilder().value(tied.value().add(BigDecimal.ONE)).build();
       ForeignWriter.append(
-          catalog.coldTable("tie").icebergTable(),
+          Tiers.coldTable(catalog, "tie").icebergTable(),
           def,
           List.of(
               new StoredReading(
@@ -76,7 +76,7 @@ class ForeignTieIT {
                   StoredReading.accept(tied, DELIVERED).version(),
                   Instant.parse("2026-06-12T00:00:00Z"),
                   MeteringCalendar.balancingDay(tied.from(), Commodity.STROM))));
-      catalog.reassertWatermark("tie", Instant.parse("2026-06-12T00:00:01Z"));
+      catalog.table("tie").reassertWatermark(Instant.parse("2026-06-12T00:00:01Z"));
 
       BigDecimal delivered =
           day.stream().map(Reading::value).reduce(BigDecimal.ZERO, BigDecimal::add);

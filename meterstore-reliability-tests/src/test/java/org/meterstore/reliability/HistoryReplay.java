@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import org.meterstore.HotWriter;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
@@ -91,9 +92,9 @@ final class HistoryReplay implements AutoCloseable {
     this.catalog =
         MeterCatalog.of(hot, coldStore, List.of(table), OpenTelemetry.noop(), clock::get);
     catalog.createTables(start);
-    this.cold = catalog.coldTable(table.name());
+    this.cold = Tiers.coldTable(catalog, table.name());
     this.model = new ReferenceModel(table);
-    this.staleWriter = catalog.hotWriter(table.name());
+    this.staleWriter = catalog.table(table.name()).hotWriter();
     this.random = new Random(history.seed());
     observeSnapshots(start);
   }
@@ -143,7 +144,7 @@ final class HistoryReplay implements AutoCloseable {
   private void deliver(Deliver d) {
     Instant w = cold.watermark();
     List<WriteOutcome> expected = model.write(d.readings(), d.at());
-    WriteResult result = catalog.append(table.name(), d.readings(), d.at());
+    WriteResult result = catalog.table(table.name()).append(d.readings(), d.at());
     assertThat(result.outcomes()).as("outcomes").isEqualTo(expected);
     List<Tier> tiers =
         d.readings().stream().map(r -> r.from().isBefore(w) ? Tier.COLD : Tier.HOT).toList();
@@ -214,7 +215,7 @@ final class HistoryReplay implements AutoCloseable {
     } else {
       cold.icebergTable().newAppend().commit();
     }
-    boolean restamped = catalog.reassertWatermark(table.name(), f.at());
+    boolean restamped = catalog.table(table.name()).reassertWatermark(f.at());
     assertThat(cold.watermark()).as("W after a foreign commit and the re-stamp").isEqualTo(w);
     if (stamped) {
       assertThat(restamped).as("re-stamped").isTrue();

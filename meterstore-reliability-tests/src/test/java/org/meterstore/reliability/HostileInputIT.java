@@ -45,7 +45,7 @@ import org.meterstore.testing.workload.Workload;
 
 /**
  * Hostile input through the public surface — readings built with the api's builder and written with
- * {@link MeterCatalog#append}, table definitions, purge requests and {@code meterstore.toml} files
+ * {@code MeterTable.append}, table definitions, purge requests and {@code meterstore.toml} files
  * opened with {@link MeterStores}. The promise: every attack is refused with a typed {@link
  * MeterStoreException} whose message names the rule or the offending field, <b>nothing</b> is
  * written to either tier (hot rows, hot relations, cold snapshots and cold rows are compared before
@@ -93,12 +93,11 @@ class HostileInputIT {
         }
       }
     }
-    assertThat(catalog.append("lastgang", seed, CREATED).tiers()).containsOnly(Tier.HOT);
+    assertThat(catalog.table("lastgang").append(seed, CREATED).tiers()).containsOnly(Tier.HOT);
     assertThat(catalog.archive(MAR4, 8).healthy()).isTrue();
-    assertThat(catalog.coldTable("lastgang").watermark()).isEqualTo(MAR3);
+    assertThat(catalog.table("lastgang").watermark()).isEqualTo(MAR3);
     subject2025 =
         catalog
-            .hot()
             .subjects()
             .registerSubject("KD-4711", Instant.parse("2025-06-01T10:00:00Z"), Commodity.STROM, NOW)
             .value();
@@ -332,15 +331,17 @@ class HostileInputIT {
             INVALID,
             of("zaehlerstand", "POINT"),
             () ->
-                catalog.append(
-                    "zaehlerstand", List.of(reading(3, MAR3, "1").melo(MELO).build()), NOW)),
+                catalog
+                    .table("zaehlerstand")
+                    .append(List.of(reading(3, MAR3, "1").melo(MELO).build()), NOW)),
         attack(
             "point reading without MeLo",
             INVALID,
             of("melo_id", "zaehlerstand"),
             () ->
-                catalog.append(
-                    "zaehlerstand", List.of(point(MAR3).toBuilder().melo(null).build()), NOW)),
+                catalog
+                    .table("zaehlerstand")
+                    .append(List.of(point(MAR3).toBuilder().melo(null).build()), NOW)),
         // integrity, hot and cold
         attack(
             "value restated under a stored version (hot)",
@@ -357,12 +358,13 @@ class HostileInputIT {
             INTEGRITY,
             of("overlaps reading #0"),
             () ->
-                catalog.append(
-                    "lastgang",
-                    List.of(
-                        span(3, MAR3.plusSeconds(7200), 1800).build(),
-                        span(3, MAR3.plusSeconds(8100), 1800).build()),
-                    NOW)),
+                catalog
+                    .table("lastgang")
+                    .append(
+                        List.of(
+                            span(3, MAR3.plusSeconds(7200), 1800).build(),
+                            span(3, MAR3.plusSeconds(8100), 1800).build()),
+                        NOW)),
         attack(
             "span overlapping a stored one (hot)",
             INTEGRITY,
@@ -388,51 +390,57 @@ class HostileInputIT {
             INTEGRITY,
             of("operator"),
             () ->
-                catalog.append(
-                    "lastgang",
-                    List.of(
-                        reading(3, MAR3, "1").build(),
-                        reading(3, MAR3, "1").version(V2).operator(OTHER_OPERATOR).build()),
-                    NOW)),
+                catalog
+                    .table("lastgang")
+                    .append(
+                        List.of(
+                            reading(3, MAR3, "1").build(),
+                            reading(3, MAR3, "1").version(V2).operator(OTHER_OPERATOR).build()),
+                        NOW)),
         attack(
             "valid readings of both tiers then one restated",
             INTEGRITY,
             of("stored with another value"),
-            () -> catalog.append("lastgang", mixed(20, reading(2, MAR2, "7").build()), NOW)),
+            () -> catalog.table("lastgang").append(mixed(20, reading(2, MAR2, "7").build()), NOW)),
         attack(
             "valid readings then one with the wrong time model",
             INVALID,
             of("INTERVAL"),
-            () -> catalog.append("lastgang", mixed(20, point(MAR3)), NOW)),
+            () -> catalog.table("lastgang").append(mixed(20, point(MAR3)), NOW)),
         attack(
             "oversize batch: 5,000 valid readings then one restated",
             INTEGRITY,
             of("reading #5000", "restates version"),
-            () -> catalog.append("lastgang", large(5_000, reading(1, MAR3, "8").build()), NOW)),
+            () ->
+                catalog.table("lastgang").append(large(5_000, reading(1, MAR3, "8").build()), NOW)),
         attack(
             "a null inside the batch",
             INVALID,
             of("batch[1]", "a reading"),
             () ->
-                catalog.append(
-                    "lastgang", Arrays.asList(reading(3, MAR3, "1").build(), null), NOW)),
+                catalog
+                    .table("lastgang")
+                    .append(Arrays.asList(reading(3, MAR3, "1").build(), null), NOW)),
         // privacy
         attack(
             "subject reference of another year",
             INVALID,
             of("subject_year_matches_reading", "2025"),
             () ->
-                catalog.append(
-                    "privat", List.of(reading(3, MAR3, "1").subject(subject2025).build()), NOW)),
+                catalog
+                    .table("privat")
+                    .append(List.of(reading(3, MAR3, "1").subject(subject2025).build()), NOW)),
         attack(
             "subject reference never registered",
             INVALID,
             of("subject_is_registered"),
             () ->
-                catalog.append(
-                    "privat",
-                    List.of(reading(3, MAR3, "1").subject("s2026_Qm9zY2hLb2NoUGFyYWRpZQ").build()),
-                    NOW)),
+                catalog
+                    .table("privat")
+                    .append(
+                        List.of(
+                            reading(3, MAR3, "1").subject("s2026_Qm9zY2hLb2NoUGFyYWRpZQ").build()),
+                        NOW)),
         attack(
             "subject on a table without a subject column",
             INVALID,
@@ -444,33 +452,37 @@ class HostileInputIT {
             INVALID,
             of("lastgang\"; DROP"),
             () ->
-                catalog.append(
-                    "lastgang\"; DROP TABLE meterstore.lastgang; --",
-                    List.of(reading(3, MAR3, "1").build()),
-                    NOW)),
+                catalog
+                    .table("lastgang\"; DROP TABLE meterstore.lastgang; --")
+                    .append(List.of(reading(3, MAR3, "1").build()), NOW)),
         attack(
             "table name with a Cyrillic a",
             INVALID,
             of("l\u0430stgang"),
-            () -> catalog.append("l\u0430stgang", List.of(reading(3, MAR3, "1").build()), NOW)),
+            () ->
+                catalog.table("l\u0430stgang").append(List.of(reading(3, MAR3, "1").build()), NOW)),
         attack(
             "hot writer below W",
             INVALID,
             of("floor", "append"),
-            () -> catalog.hotWriter("lastgang").write(List.of(reading(3, MAR2, "1").build()), NOW)),
+            () ->
+                catalog
+                    .table("lastgang")
+                    .hotWriter()
+                    .write(List.of(reading(3, MAR2, "1").build()), NOW)),
         attack(
             "purge confirmed with a trailing space",
             INVALID,
             of("lastgang"),
-            () -> catalog.purgeTable("lastgang", "lastgang ")),
+            () -> catalog.table("lastgang").purge("lastgang ")),
         attack(
             "purge of a name carrying SQL",
             INVALID,
             of("declared tables"),
             () ->
-                catalog.purgeTable(
-                    "lastgang; DROP SCHEMA meterstore CASCADE",
-                    "lastgang; DROP SCHEMA meterstore CASCADE")),
+                catalog
+                    .table("lastgang; DROP SCHEMA meterstore CASCADE")
+                    .purge("lastgang; DROP SCHEMA meterstore CASCADE")),
         // table definitions
         attack(
             "table definition carrying SQL",
@@ -651,16 +663,17 @@ class HostileInputIT {
   @Test
   void theValidCasesTheAttacksVaryAreAccepted() {
     WriteResult r =
-        catalog.append(
-            "lastgang",
-            List.of(
-                reading(4, MAR3, "1").build(),
-                reading(4, MAR2, "1").build(),
-                reading(4, MAR3.plusSeconds(900), "0.000001").extra("tarif", "HT").build()),
-            NOW);
+        catalog
+            .table("lastgang")
+            .append(
+                List.of(
+                    reading(4, MAR3, "1").build(),
+                    reading(4, MAR2, "1").build(),
+                    reading(4, MAR3.plusSeconds(900), "0.000001").extra("tarif", "HT").build()),
+                NOW);
     assertThat(r.outcomes()).containsOnly(WriteOutcome.INSERTED);
     assertThat(r.tiers()).containsExactly(Tier.HOT, Tier.COLD, Tier.HOT);
-    assertThat(catalog.append("zaehlerstand", List.of(point(MAR3)), NOW).outcomes())
+    assertThat(catalog.table("zaehlerstand").append(List.of(point(MAR3)), NOW).outcomes())
         .containsOnly(WriteOutcome.INSERTED);
   }
 
@@ -689,10 +702,10 @@ class HostileInputIT {
   private static void stillHealthy() throws Exception {
     int n = probes.incrementAndGet();
     WriteResult r =
-        catalog.append(
-            "lastgang",
-            List.of(reading(7, MAR4.plus(Duration.ofMinutes(15L * n)), "0.25").build()),
-            NOW);
+        catalog
+            .table("lastgang")
+            .append(
+                List.of(reading(7, MAR4.plus(Duration.ofMinutes(15L * n)), "0.25").build()), NOW);
     assertThat(r.outcomes()).containsExactly(WriteOutcome.INSERTED);
     assertThat(state.health(NOW)).allSatisfy((table, healthy) -> assertThat(healthy).isTrue());
   }
@@ -796,7 +809,7 @@ class HostileInputIT {
   }
 
   static void append(ReadingBuilder builder) {
-    catalog.append("lastgang", List.of(builder.build()), NOW);
+    catalog.table("lastgang").append(List.of(builder.build()), NOW);
   }
 
   /** {@code n} valid new readings, half cold (2 March) and half hot (3 March), then {@code bad}. */

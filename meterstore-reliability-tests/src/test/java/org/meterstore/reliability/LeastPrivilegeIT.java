@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
+import org.meterstore.Tiers;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.Tier;
@@ -121,20 +122,21 @@ class LeastPrivilegeIT {
           }
         }
       }
-      assertThat(catalog.append("lastgang", batch, CREATED).tiers()).containsOnly(Tier.HOT);
+      assertThat(catalog.table("lastgang").append(batch, CREATED).tiers()).containsOnly(Tier.HOT);
       assertThat(catalog.archive(MAR4, 8).healthy()).isTrue(); // detach, write Iceberg, commit W
 
       WriteResult late =
-          catalog.append(
-              "lastgang", List.of(reading(1, MAR2, "4", 2)), MAR4.plus(Duration.ofMinutes(10)));
+          catalog
+              .table("lastgang")
+              .append(List.of(reading(1, MAR2, "4", 2)), MAR4.plus(Duration.ofMinutes(10)));
       assertThat(late.tiers()).containsExactly(Tier.COLD);
       assertThat(late.outcomes()).containsExactly(WriteOutcome.SUPERSEDED);
 
       Instant later = MAR4.plus(Duration.ofHours(2));
       assertThat(catalog.archive(later, 8).healthy()).isTrue(); // reclaims (drops) Mar 2
-      assertThat(catalog.hot().partitions().list(catalog.table("lastgang").orElseThrow()))
+      assertThat(Tiers.hot(catalog).partitions().list(catalog.table("lastgang").definition()))
           .noneMatch(p -> p.lowerBound().isBefore(MAR3));
-      assertThat(catalog.coldTable("lastgang").watermark()).isEqualTo(MAR3);
+      assertThat(catalog.table("lastgang").watermark()).isEqualTo(MAR3);
 
       assertThat(totals(catalog, "current", "lastgang")).isEqualTo("16 26.5");
       assertThat(totals(catalog, "historical", "lastgang")).isEqualTo("8 14.5");

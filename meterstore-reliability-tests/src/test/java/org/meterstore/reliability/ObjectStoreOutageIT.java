@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.meterstore.Tiers;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.Reading;
@@ -220,11 +221,11 @@ class ObjectStoreOutageIT {
             reading(1, MAR2.plus(Duration.ofHours(10)), "9.999999", 2), // below W: cold
             reading(2, MAR4.plus(Duration.ofHours(10)), "8.888888", 2)); // hot
     long hotRowsBefore = hotRows(db, t);
-    int snapshotsBefore = d.catalog.coldTable(t.name()).snapshots().size();
+    int snapshotsBefore = Tiers.coldTable(d.catalog, t.name()).snapshots().size();
     d.power.down();
 
     long started = System.nanoTime();
-    assertThatThrownBy(() -> d.catalog.append(t.name(), batch, at))
+    assertThatThrownBy(() -> d.catalog.table(t.name()).append(batch, at))
         .isInstanceOfSatisfying(
             MeterStoreException.class,
             e -> {
@@ -236,7 +237,7 @@ class ObjectStoreOutageIT {
     assertThat(hotRows(db, t)).as("nothing written hot").isEqualTo(hotRowsBefore);
 
     d.power.up();
-    assertThat(d.catalog.coldTable(t.name()).snapshots()).hasSize(snapshotsBefore);
+    assertThat(Tiers.coldTable(d.catalog, t.name()).snapshots()).hasSize(snapshotsBefore);
     d.assertQueriesEqualModel(t); // the model never saw the batch
 
     WriteResult r = d.append(t, batch, at);

@@ -25,6 +25,7 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
@@ -144,7 +145,7 @@ final class OutageDeployment implements AutoCloseable {
 
   /** Appends through the façade and, once accepted, feeds the model; the outcomes must agree. */
   WriteResult append(TableDefinition t, List<Reading> batch, Instant now) {
-    WriteResult r = catalog.append(t.name(), batch, now);
+    WriteResult r = catalog.table(t.name()).append(batch, now);
     assertThat(r.outcomes()).isEqualTo(model(t).write(batch, now));
     return r;
   }
@@ -186,7 +187,7 @@ final class OutageDeployment implements AutoCloseable {
 
   /** W of {@code t}. */
   Instant watermark(TableDefinition t) {
-    return catalog.coldTable(t.name()).watermark();
+    return catalog.table(t.name()).watermark();
   }
 
   /**
@@ -196,7 +197,7 @@ final class OutageDeployment implements AutoCloseable {
   void assertTieringHolds(TableDefinition t) {
     Instant w = watermark(t);
     assertThat(hot.partitions().countRowsBelow(t, w)).isZero();
-    List<ArchivalCommit> commits = catalog.coldTable(t.name()).archivalCommits();
+    List<ArchivalCommit> commits = Tiers.coldTable(catalog, t.name()).archivalCommits();
     Set<Instant> starts = new HashSet<>();
     Instant end = Instant.EPOCH;
     for (ArchivalCommit c :

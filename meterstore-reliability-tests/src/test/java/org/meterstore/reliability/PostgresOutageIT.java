@@ -172,7 +172,7 @@ class PostgresOutageIT {
     Instant at = LOADED.plus(Duration.ofHours(1));
 
     long started = System.nanoTime();
-    assertThatThrownBy(() -> d.catalog.append(t.name(), batch, at))
+    assertThatThrownBy(() -> d.catalog.table(t.name()).append(batch, at))
         .isInstanceOfSatisfying(
             MeterStoreException.class,
             e -> {
@@ -215,7 +215,7 @@ class PostgresOutageIT {
     Instant at = LOADED.plus(Duration.ofHours(2));
 
     long started = System.nanoTime();
-    assertThatThrownBy(() -> d.catalog.append(t.name(), batch, at))
+    assertThatThrownBy(() -> d.catalog.table(t.name()).append(batch, at))
         .isInstanceOfSatisfying(
             MeterStoreException.class,
             e -> {
@@ -231,7 +231,7 @@ class PostgresOutageIT {
     d.model(t).write(List.of(hot), at); // what landed
     d.assertQueriesEqualModel(t);
 
-    WriteResult r = d.catalog.append(t.name(), batch, at);
+    WriteResult r = d.catalog.table(t.name()).append(batch, at);
 
     assertThat(r.outcomes()).containsExactly(WriteOutcome.DUPLICATE, WriteOutcome.SUPERSEDED);
     assertThat(r.tiers()).containsExactly(Tier.HOT, Tier.COLD);

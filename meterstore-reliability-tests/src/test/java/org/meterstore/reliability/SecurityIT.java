@@ -31,6 +31,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.meterstore.MeterCatalog;
 import org.meterstore.MeterStores;
+import org.meterstore.Tiers;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.commodity.Commodity;
 import org.meterstore.api.reading.Reading;
@@ -83,7 +84,7 @@ class SecurityIT {
                 .build());
       }
     }
-    assertThat(catalog.append("lastgang", seed, MAR2).tiers()).containsOnly(Tier.HOT);
+    assertThat(catalog.table("lastgang").append(seed, MAR2).tiers()).containsOnly(Tier.HOT);
     assertThat(catalog.archive(MAR4, 8).healthy()).isTrue();
     state = new StoreState(db, catalog, List.of("lastgang"));
   }
@@ -364,7 +365,8 @@ class SecurityIT {
     MeterStoreConfig config =
         MeterStoreConfig.load(write("secrets.toml", toml), Map.of("PW", SECRET, "KEY", key));
     for (Object o :
-        List.of(config, config.hot(), config.cold(), config.privacy(), catalog, catalog.hot())) {
+        List.of(
+            config, config.hot(), config.cold(), config.privacy(), catalog, Tiers.hot(catalog))) {
       assertThat(o.toString()).doesNotContain(SECRET).doesNotContain(key);
     }
     assertThat(config.hot().password().reveal()).isEqualTo(db.password());

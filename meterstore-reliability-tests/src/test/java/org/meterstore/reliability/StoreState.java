@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.MeterCatalog;
+import org.meterstore.Tiers;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.testing.TestDatabase;
 
@@ -66,7 +67,7 @@ final class StoreState {
       subjects = Long.parseLong(row(s, "SELECT count(*) FROM meterstore.subjects"));
     }
     for (String t : tables) {
-      List<SnapshotInfo> all = catalog.coldTable(t).snapshots();
+      List<SnapshotInfo> all = Tiers.coldTable(catalog, t).snapshots();
       snapshots.put(t, all.toString());
       cold.put(t, coldRows(t));
     }
@@ -100,7 +101,7 @@ final class StoreState {
 
   private long coldRows(String table) {
     long n = 0;
-    try (CloseableIterable<Object[]> rows = catalog.coldTable(table).read()) {
+    try (CloseableIterable<Object[]> rows = Tiers.coldTable(catalog, table).read()) {
       for (Object[] ignored : rows) {
         n++;
       }

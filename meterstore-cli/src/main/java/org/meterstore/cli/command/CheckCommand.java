@@ -36,12 +36,12 @@ final class CheckCommand extends Verb {
     try (MeterCatalog catalog =
         MeterStores.open(config, io.opentelemetry.api.OpenTelemetry.noop())) {
       for (TableDefinition t : catalog.tables()) {
-        Set<Tier> missing = catalog.missingTiers(t.name());
+        Set<Tier> missing = catalog.table(t.name()).missingTiers();
         boolean hot = !missing.contains(Tier.HOT);
         boolean cold = !missing.contains(Tier.COLD);
         String schema = "-";
         if (cold) {
-          DriftReport drift = catalog.cold().table(t).checkDrift();
+          DriftReport drift = catalog.table(t.name()).checkDrift();
           schema =
               drift.isCompatible()
                   ? "compatible"

@@ -37,14 +37,6 @@ final class Deployments {
 
   /** The declared table {@code name}, or {@code INVALID_INPUT} naming the declared ones. */
   static TableDefinition table(MeterCatalog catalog, String name) {
-    return catalog
-        .table(name)
-        .orElseThrow(
-            () ->
-                MeterStoreException.invalid(
-                    "table",
-                    name,
-                    "one of the declared tables "
-                        + catalog.tables().stream().map(TableDefinition::name).toList()));
+    return catalog.table(name).definition();
   }
 }

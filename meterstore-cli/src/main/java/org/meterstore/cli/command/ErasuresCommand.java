@@ -111,10 +111,9 @@ final class ErasuresCommand extends Verb {
     // until is exclusive; an entry recorded at exactly --now is included
     Instant to = until.plusNanos(1000);
     if (trigger != null || onlyAction == TrailAction.ERASE) {
-      return catalog.hot().subjects().erasures(from, to, trigger, limit);
+      return catalog.subjects().erasures(from, to, trigger, limit);
     }
-    List<TrailEntry> all =
-        catalog.hot().subjects().trail(from, to, onlyAction == null ? limit : 100_000);
+    List<TrailEntry> all = catalog.subjects().trail(from, to, onlyAction == null ? limit : 100_000);
     return all.stream()
         .filter(e -> onlyAction == null || e.action() == onlyAction)
         .limit(limit)

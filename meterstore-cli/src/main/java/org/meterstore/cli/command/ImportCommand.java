@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code meterstore import --table T FILE}: bulk-imports settled history from a CSV or Parquet file
- * into the cold tier ({@code MeterCatalog.importHistory}, docs/import.md).
+ * into the cold tier ({@code MeterTable.importHistory}, docs/import.md).
  */
 @Command(
     name = "import",
@@ -60,7 +60,7 @@ final class ImportCommand extends Verb {
         options = options.withChunkRows(chunkRows);
       }
       String name = Deployments.table(catalog, table).name();
-      result = catalog.importHistory(name, source, at, options);
+      result = catalog.table(name).importHistory(source, at, options);
     }
     root.print(
         new Document()

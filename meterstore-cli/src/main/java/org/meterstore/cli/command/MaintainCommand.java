@@ -30,9 +30,9 @@ import picocli.CommandLine.Option;
       "Run the maintenance loop in the foreground until interrupted (Ctrl-C stops it after the",
       "cycle in flight): archive due windows, compact the small cold files of closed months",
       "(unless --no-compact), optionally expire snapshots, check the invariant, pre-create",
-      "partitions, run the retention",
-      "sweep. --once runs a single cycle at --now; the loop runs each cycle at the wall clock,",
-      "so --now is refused without --once."
+      "partitions, optionally remove orphan files, run the retention sweep. --once runs a",
+      "single cycle at --now; the loop runs each cycle at the wall clock, so --now is refused",
+      "without --once."
     })
 final class MaintainCommand extends Verb {
   private static final String ACTOR = "meterstore-cli";
@@ -62,6 +62,15 @@ final class MaintainCommand extends Verb {
         "target_file_size (W unchanged, digest re-checked)."
       })
   boolean compact = true;
+
+  @Option(
+      names = "--remove-orphans-older-than",
+      paramLabel = "<duration>",
+      description = {
+        "Also delete each table's orphan files (what 'meterstore orphans' lists) last modified",
+        "more than <duration> before the cycle, at least 1h; off by default."
+      })
+  Duration removeOrphansOlderThan;
 
   @Option(
       names = "--anonymise-after-years",
@@ -103,6 +112,9 @@ final class MaintainCommand extends Verb {
               .maxWindowsPerCycle(maxWindows)
               .expireSnapshots(expireSnapshots)
               .compact(compact);
+      if (removeOrphansOlderThan != null) {
+        loop.removeOrphanFiles(removeOrphansOlderThan);
+      }
       if (years > 0) {
         loop.anonymiseAfter(
             Retention.calendarYears(years), config.privacy().retentionReason(), ACTOR);

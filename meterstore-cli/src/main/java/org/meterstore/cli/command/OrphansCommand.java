@@ -53,10 +53,9 @@ final class OrphansCommand extends Verb {
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
       List<TableDefinition> selected =
           table == null ? catalog.tables() : List.of(Deployments.table(catalog, table));
-      OrphanFiles orphans = catalog.orphanFiles();
       for (TableDefinition t : selected) {
-        OrphanReport report =
-            delete ? orphans.remove(t.name(), at, minAge) : orphans.find(t.name(), at, minAge);
+        OrphanFiles orphans = catalog.table(t.name()).orphanFiles();
+        OrphanReport report = delete ? orphans.remove(at, minAge) : orphans.find(at, minAge);
         tables =
             tables.with(
                 t.name(),

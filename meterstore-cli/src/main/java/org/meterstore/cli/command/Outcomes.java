@@ -47,6 +47,7 @@ final class Outcomes {
       row.add(t.filesWritten);
       row.add(t.bytesRewritten);
       row.add(t.bytesWritten);
+      row.add(t.orphanFiles);
       row.add(t.last.failure().map(Throwable::getMessage).orElse(null));
       out.add(row);
     }
@@ -62,6 +63,7 @@ final class Outcomes {
             "files_written",
             "bytes_rewritten",
             "bytes_written",
+            "orphan_files_removed",
             "failure"),
         out);
   }
@@ -138,6 +140,7 @@ final class Outcomes {
     long filesWritten;
     long bytesRewritten;
     long bytesWritten;
+    long orphanFiles;
     TableOutcome last;
 
     void add(TableOutcome row) {
@@ -149,6 +152,7 @@ final class Outcomes {
       windows += row.counts().windowsArchived();
       rows += row.counts().rowsArchived();
       erased += row.counts().subjectsErased();
+      orphanFiles += row.counts().orphanFilesRemoved();
       last = row;
     }
   }

@@ -38,7 +38,7 @@ final class PurgeCommand extends Verb {
     try (MeterCatalog catalog = Deployments.open(root.configFile());
         Progress progress = Progress.of(root.io(), "purging " + table)) {
       progress.update("dropping the hot tables and the Iceberg table with its files");
-      result = catalog.purgeTable(table, confirm);
+      result = catalog.table(table).purge(confirm);
       progress.update("done");
     }
     root.print(

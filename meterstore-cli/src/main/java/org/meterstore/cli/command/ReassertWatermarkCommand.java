@@ -37,8 +37,8 @@ final class ReassertWatermarkCommand extends Verb {
       List<TableDefinition> tables =
           table == null ? catalog.tables() : List.of(Deployments.table(catalog, table));
       for (TableDefinition t : tables) {
-        boolean restamped = catalog.reassertWatermark(t.name(), at);
-        rows = rows.with(t.name(), restamped, catalog.cold().table(t).watermark());
+        boolean restamped = catalog.table(t.name()).reassertWatermark(at);
+        rows = rows.with(t.name(), restamped, catalog.table(t.name()).watermark());
       }
     }
     root.print(new Document().put("now", at).put("tables", rows));

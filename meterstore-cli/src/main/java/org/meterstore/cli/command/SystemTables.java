@@ -127,7 +127,7 @@ final class SystemTables {
     Map<String, Set<Tier>> missing = new LinkedHashMap<>();
     for (TableDefinition t : catalog.tables()) {
       try {
-        missing.put(t.name(), catalog.missingTiers(t.name()));
+        missing.put(t.name(), catalog.table(t.name()).missingTiers());
       } catch (MeterStoreException e) {
         if (!e.isRetryable()) {
           throw e;
@@ -153,7 +153,7 @@ final class SystemTables {
         continue;
       }
       try {
-        catalog.coldTable(table).requireStorageAnswers();
+        catalog.table(table).checkStorage();
       } catch (MeterStoreException e) {
         if (!e.isRetryable()) {
           throw e;

@@ -43,7 +43,10 @@ final class TagCommand extends Verb {
     SnapshotTag tag;
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
       Deployments.table(catalog, table);
-      tag = snapshot == null ? catalog.tag(table, name) : catalog.tag(table, name, snapshot);
+      tag =
+          snapshot == null
+              ? catalog.table(table).tag(name)
+              : catalog.table(table).tag(name, snapshot);
     }
     root.print(TagsCommand.describe(new Document().put("table", table), tag));
     return ExitCode.OK;

@@ -39,7 +39,7 @@ final class TagsCommand extends Verb {
       List<TableDefinition> tables =
           table == null ? catalog.tables() : List.of(Deployments.table(catalog, table));
       for (TableDefinition t : tables) {
-        for (SnapshotTag tag : catalog.tags(t.name())) {
+        for (SnapshotTag tag : catalog.table(t.name()).tags()) {
           rows =
               rows.with(
                   t.name(),

@@ -27,7 +27,7 @@ final class UntagCommand extends Verb {
     long snapshotId;
     try (MeterCatalog catalog = Deployments.open(root.configFile())) {
       Deployments.table(catalog, table);
-      snapshotId = catalog.untag(table, name);
+      snapshotId = catalog.table(table).untag(name);
     }
     root.print(
         new Document()

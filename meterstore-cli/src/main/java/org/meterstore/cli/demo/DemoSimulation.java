@@ -122,7 +122,7 @@ public final class DemoSimulation {
     while (!corrections.isEmpty() && !corrections.peek().arrival().isAfter(now)) {
       Delivery d = corrections.poll();
       correctionReadings += d.readings().size();
-      WriteResult result = catalog.append(d.table(), d.readings(), now);
+      WriteResult result = catalog.table(d.table()).append(d.readings(), now);
       result.outcomes().forEach(this::count);
       lateCorrections += result.count(Tier.COLD);
     }
@@ -146,7 +146,7 @@ public final class DemoSimulation {
     if (batch.isEmpty()) {
       return;
     }
-    WriteResult result = catalog.append(table, List.copyOf(batch), now);
+    WriteResult result = catalog.table(table).append(List.copyOf(batch), now);
     result.outcomes().forEach(this::count);
     batch.clear();
   }

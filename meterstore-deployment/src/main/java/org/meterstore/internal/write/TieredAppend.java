@@ -63,7 +63,7 @@ public final class TieredAppend {
             .build();
   }
 
-  /** Appends {@code batch} to {@code table} at {@code now}; see {@code MeterCatalog.append}. */
+  /** Appends {@code batch} to {@code table} at {@code now}; see {@code MeterTable.append}. */
   public WriteResult append(TableDefinition table, List<Reading> batch, Instant now) {
     List<Reading> readings = requireReadings(table, batch);
     if (readings.isEmpty()) {

@@ -57,7 +57,7 @@ class SqllineIT {
         StandardCharsets.UTF_8);
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {
       c.createTables(DAY1);
-      c.append("lastgang", readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
+      c.table("lastgang").append(readings(2, DAY1, DAY1.plus(Duration.ofDays(3))), DAY1);
       assertThat(c.archive(NOW, 8).healthy()).isTrue();
     }
   }

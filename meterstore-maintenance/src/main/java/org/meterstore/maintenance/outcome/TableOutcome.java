@@ -177,6 +177,8 @@ public record TableOutcome(
    * @param subjectsErased subject mappings erased by the retention sweep ({@value
    *     TableOutcome#RETENTION} row only; 0 for a table)
    * @param compaction what the run's compaction rewrote ({@link CompactionReport#NONE} when off)
+   * @param orphanFilesRemoved files under the table's location that nothing retained referenced,
+   *     deleted by the cycle's orphan-file step (0 when it is off or did not run)
    */
   public record Counts(
       int windowsArchived,
@@ -185,7 +187,8 @@ public record TableOutcome(
       int partitionsDropped,
       int snapshotsExpired,
       long subjectsErased,
-      CompactionReport compaction) {
+      CompactionReport compaction,
+      int orphanFilesRemoved) {
 
     /** Nothing done. */
     public static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0);
@@ -208,9 +211,33 @@ public record TableOutcome(
           CompactionReport.NONE);
     }
 
+    /** Counts without orphan-file removal. */
+    public Counts(
+        int windowsArchived,
+        long rowsArchived,
+        int orphansReclaimed,
+        int partitionsDropped,
+        int snapshotsExpired,
+        long subjectsErased,
+        CompactionReport compaction) {
+      this(
+          windowsArchived,
+          rowsArchived,
+          orphansReclaimed,
+          partitionsDropped,
+          snapshotsExpired,
+          subjectsErased,
+          compaction,
+          0);
+    }
+
     /** Checks that every count is at least 0 and that orphans are among the windows. */
     public Counts {
       Objects.requireNonNull(compaction, "compaction; use CompactionReport.NONE");
+      if (orphanFilesRemoved < 0) {
+        throw new IllegalArgumentException(
+            "Invalid orphanFilesRemoved: " + orphanFilesRemoved + " (at least 0)");
+      }
       if (windowsArchived < 0
           || rowsArchived < 0
           || partitionsDropped < 0
@@ -262,6 +289,19 @@ public record TableOutcome(
           snapshotsExpired,
           0,
           compaction);
+    }
+
+    /** These counts with {@code removed} orphan files deleted. */
+    public Counts withOrphanFilesRemoved(int removed) {
+      return new Counts(
+          windowsArchived,
+          rowsArchived,
+          orphansReclaimed,
+          partitionsDropped,
+          snapshotsExpired,
+          subjectsErased,
+          compaction,
+          removed);
     }
 
     /** The counts of a retention sweep. */
