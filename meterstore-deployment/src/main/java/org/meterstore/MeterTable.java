@@ -18,6 +18,7 @@ import org.meterstore.imports.ImportOptions;
 import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
 import org.meterstore.internal.imports.HistoryImport;
+import org.meterstore.maintenance.window.TierWatermark;
 
 /**
  * One declared table of a catalog ({@link MeterCatalog#table(String)}) and everything done to that
@@ -142,10 +143,11 @@ public final class MeterTable {
    * A writer for steady ingest into this table's hot tier: it reads W once, now, and refuses
    * readings below it with {@code INVALID_INPUT} naming {@link #append}.
    *
-   * @throws MeterStoreException {@code STORAGE} when the cold tier cannot say what W is
+   * @throws MeterStoreException {@code STORAGE} when the cold tier cannot say what W is; {@code
+   *     INVARIANT_VIOLATED} when W went back below the last W MeterStore committed
    */
   public HotWriter hotWriter() {
-    return new HotWriter(catalog.hotStore(), definition, cold().watermark());
+    return new HotWriter(catalog.hotStore(), definition, tierWatermark().read());
   }
 
   /**
@@ -154,10 +156,11 @@ public final class MeterTable {
    * the first archival or import.
    *
    * @throws MeterStoreException {@code INVARIANT_VIOLATED} when a foreign tool expired the snapshot
-   *     that carries W; {@code STORAGE} when the catalog cannot be read
+   *     that carries W, or rolled the table back below the last W MeterStore committed; {@code
+   *     STORAGE} when the catalog cannot be read
    */
   public Instant watermark() {
-    return cold().watermark();
+    return tierWatermark().read();
   }
 
   /**
@@ -272,6 +275,10 @@ public final class MeterTable {
   /** The cold table behind this handle, opened once per catalog. */
   ColdTable cold() {
     return catalog.coldTable(name());
+  }
+
+  private TierWatermark tierWatermark() {
+    return new TierWatermark(catalog.hotStore(), cold(), definition);
   }
 
   private SnapshotTag tagNamed(String name) {

@@ -21,6 +21,8 @@ class CommitProtocolRulesTest {
   private static final String STAMP = "org.meterstore.cold.internal.stamp.CommitStamp";
   private static final String CHAIN = "org.meterstore.cold.internal.stamp.SnapshotChain";
   private static final String LOOP = "org.meterstore.cold.internal.commit.CommitLoop";
+  private static final String GUARD = "org.meterstore.maintenance.window.TierWatermark";
+  private static final String COLD_TABLE = "org.meterstore.cold.table.ColdTable";
 
   private static JavaClasses classes;
 
@@ -75,6 +77,25 @@ class CommitProtocolRulesTest {
                             .getOwner()
                             .isAssignableTo("org.apache.iceberg.SnapshotUpdate")))
         .because("every data commit goes through CommitLoop's retry, swap check and stamp")
+        .check(classes);
+  }
+
+  @Test
+  void wIsReadForADecisionOnlyThroughTheCommittedWatermarkGuard() {
+    requireCallFrom(GUARD, call(COLD_TABLE, "watermarkNotBelow"));
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("org.meterstore.cold..", "org.meterstore.query..")
+        .and()
+        .doNotHaveFullyQualifiedName(GUARD)
+        .should()
+        .accessTargetWhere(call(COLD_TABLE, "watermark"))
+        .orShould()
+        .accessTargetWhere(call(COLD_TABLE, "watermarkNotBelow"))
+        .because(
+            "outside the cold tier and the query engine (which checks the same guard against the"
+                + " committed watermark its state read brings), W is read through TierWatermark, so"
+                + " no decision can miss a rollback below the committed watermark")
         .check(classes);
   }
 
