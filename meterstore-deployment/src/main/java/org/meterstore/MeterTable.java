@@ -155,12 +155,14 @@ public final class MeterTable {
    * from} below it live in Iceberg, the others in PostgreSQL. {@code 1970-01-01T00:00:00Z} before
    * the first archival or import.
    *
+   * <p>During a rollback incident this is the rolled-back W, as the cold tier says it (decisions
+   * refuse the table then; {@code system.tables} shows both values).
+   *
    * @throws MeterStoreException {@code INVARIANT_VIOLATED} when a foreign tool expired the snapshot
-   *     that carries W, or rolled the table back below the last W MeterStore committed; {@code
-   *     STORAGE} when the catalog cannot be read
+   *     that carries W; {@code STORAGE} when the catalog cannot be read
    */
   public Instant watermark() {
-    return tierWatermark().read();
+    return tierWatermark().unguarded(TierWatermark.Unguarded.DISPLAY);
   }
 
   /**

@@ -125,6 +125,11 @@ class ForeignRollbackIT {
           .as("archival committed nothing onto the rolled-back history")
           .isEqualTo(behind);
       assertThat(catalog.table(TABLE).watermark()).isEqualTo(DAY2);
+      assertThatThrownBy(() -> catalog.table(TABLE).hotWriter())
+          .as("a hot writer would refuse readings by a W that went back")
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVARIANT_VIOLATED));
 
       iceberg.manageSnapshots().setCurrentSnapshot(forward).commit();
 

@@ -76,7 +76,7 @@ public final class HistoryImport {
   /** Runs the import; see {@code MeterCatalog.importHistory}. */
   public ImportResult run() {
     Range range = scan();
-    Instant before = watermark.read();
+    Instant before = watermark.unguarded(TierWatermark.Unguarded.DISPLAY);
     if (range.rows == 0) {
       return result(range, before, before);
     }
@@ -102,11 +102,11 @@ public final class HistoryImport {
               + " another import); nothing was written, run it again");
     }
     try (ArchivalLease held = lease.get()) {
-      Instant w = watermark.read();
+      Instant w = watermark.unguarded(TierWatermark.Unguarded.REPAIR);
       requireNoHotRows(range, range.from, range.to, w);
       writeChunks(range, held);
     }
-    Instant after = watermark.read();
+    Instant after = watermark.unguarded(TierWatermark.Unguarded.DISPLAY);
     LOG.info(
         "Imported {} into {}: {} readings, {} stored, {} duplicate, {} commits, W {} -> {}",
         source.name(),
@@ -252,7 +252,7 @@ public final class HistoryImport {
   /** Commits one chunk: the part below W as corrections, the rest as the window [W, E). */
   private int commit(List<StoredReading> chunk, Range range, ArchivalLease lease) {
     tally.chunks++;
-    Instant w = watermark.read();
+    Instant w = watermark.unguarded(TierWatermark.Unguarded.REPAIR);
     List<StoredReading> below = new ArrayList<>();
     List<StoredReading> above = new ArrayList<>();
     Instant max = null;

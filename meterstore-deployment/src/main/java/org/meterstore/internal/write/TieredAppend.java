@@ -72,7 +72,7 @@ public final class TieredAppend {
     ColdTable coldTable = cold.apply(table);
     Batch state = new Batch(table, readings, now);
     TierWatermark watermark = new TierWatermark(hot, coldTable, table);
-    Instant w = watermark.forRouting();
+    Instant w = watermark.unguarded(TierWatermark.Unguarded.ROUTING);
     state.route(w);
     if (!state.pendingCold.isEmpty()) {
       // a correction appended onto a rolled-back history would be lost when it is rolled forward;
@@ -88,7 +88,7 @@ public final class TieredAppend {
       if (writeCold(state, coldTable, state.pendingCold, false)) {
         hook.at(AppendPoint.AFTER_COLD, table.name(), w);
       }
-      Instant now2 = watermark.forRouting();
+      Instant now2 = watermark.unguarded(TierWatermark.Unguarded.ROUTING);
       if (!now2.isAfter(w) && state.pendingHot.isEmpty()) {
         break;
       }
@@ -124,7 +124,7 @@ public final class TieredAppend {
       return true;
     } catch (BelowFloorException e) {
       // the window was archived or is being archived: route by the W archival commits next
-      if (!watermark.forRouting().isAfter(w)) {
+      if (!watermark.unguarded(TierWatermark.Unguarded.ROUTING).isAfter(w)) {
         try {
           watermark.read();
         } catch (MeterStoreException behind) {

@@ -1,6 +1,7 @@
 package org.meterstore.maintenance.window;
 
 import java.time.Instant;
+import java.util.Objects;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -13,10 +14,11 @@ import org.slf4j.LoggerFactory;
  * W of one table as both tiers agree on it: the cold tier's W, refused ({@code INVARIANT_VIOLATED},
  * naming the snapshot to roll forward to) when it is below the committed watermark the hot tier
  * recorded, because the readings in between would then be in neither tier. Every decision outside
- * the query engine (archival, import, routed writes, status) reads W here, so no call site can
- * forget the guard (an architecture rule forbids reading {@code ColdTable.watermark()} elsewhere
- * outside the cold tier and the query engine, which checks the same guard against the committed
- * watermark it reads with its state).
+ * the query engine (archival, routed corrections, a hot writer) reads W here, and the few reads
+ * that must not be guarded name their reason ({@link Unguarded}), so no call site can forget the
+ * guard (an architecture rule forbids reading {@code ColdTable.watermark()} elsewhere outside the
+ * cold tier and the query engine, which checks the same guard against the committed watermark it
+ * reads with its state).
  */
 public final class TierWatermark {
   private static final Logger LOG = LoggerFactory.getLogger(TierWatermark.class);
@@ -41,13 +43,25 @@ public final class TierWatermark {
     return cold.watermarkNotBelow(hot.partitions().committedWatermark(table));
   }
 
-  /**
-   * The cold tier's W for routing one write batch, without the guard's extra read of the hot tier:
-   * a write routed by a W that went back is refused by the hot tier's floor, which is at least the
-   * committed watermark, and the writer then reads {@link #read()}. Nothing else may skip the
-   * guard.
-   */
-  public Instant forRouting() {
+  /** Why a caller reads the cold tier's W without the guard: the only three reasons there are. */
+  public enum Unguarded {
+    /**
+     * Routing one write batch: a write routed by a W that went back is refused by the hot tier's
+     * floor (at least the committed watermark), and the writer then reads {@link #read()}.
+     */
+    ROUTING,
+    /** Showing an operator what the cold tier says during an incident (it may be the incident). */
+    DISPLAY,
+    /**
+     * The history import, the documented repair of a rollback whose newer snapshots are gone: it
+     * commits the missing readings from the cold tier's W up, which moves W back to where it was.
+     */
+    REPAIR
+  }
+
+  /** The cold tier's W as it is, for one of the {@link Unguarded} reasons only. */
+  public Instant unguarded(Unguarded reason) {
+    Objects.requireNonNull(reason, "reason");
     return cold.watermark();
   }
 
