@@ -102,7 +102,7 @@ class DuckDbInteropIT {
   private static String resolved() throws SQLException {
     String sql = store.resolutionSetting("resolution_sql");
     String table = "\"meterstore\".\"meterstore\".\"" + InteropStore.TABLE + "\"";
-    assertThat(sql).contains(table + " t");
+    assertThat(sql).contains(table + " AS \"t\"");
     return "(" + sql.replace(table, readParquet()) + ")";
   }
 

@@ -80,7 +80,7 @@ class AggregatePushdownIT {
     assertThat(plan)
         .contains("MeterHotAggregate(table=[lastgang]")
         .contains("GROUP BY \"malo_id\"")
-        .contains("row_number() OVER")
+        .contains("ROW_NUMBER() OVER")
         .doesNotContain("MeterHotScan")
         .contains("reads=[nothing now (range at or above W)]");
     assertThat(query(c, sql)).isEqualTo(byHand(where));
@@ -116,7 +116,7 @@ class AggregatePushdownIT {
             + " GROUP BY malo_id, FLOOR(\"from\" TO DAY)";
     assertThat(explain(c, daily))
         .contains("MeterHotAggregate")
-        .contains("date_trunc('day', \"from\", 'UTC')")
+        .contains("DATE_TRUNC('day', \"from\", 'UTC')")
         .doesNotContain("MeterHotScan");
     Map<String, BigDecimal> sums = new TreeMap<>();
     Map<String, Long> counts = new TreeMap<>();
@@ -134,7 +134,7 @@ class AggregatePushdownIT {
         "SELECT FLOOR(balancing_day TO MONTH), count(*) FROM lastgang WHERE \"from\" >="
             + " TIMESTAMP '2026-01-02 00:00:00' GROUP BY FLOOR(balancing_day TO MONTH)";
     assertThat(explain(c, monthly))
-        .contains("CAST(date_trunc('month', \"balancing_day\") AS date)")
+        .contains("CAST(DATE_TRUNC('month', \"balancing_day\") AS DATE)")
         .contains("reads=[nothing now (range at or above W)]");
     assertThat(query(c, monthly)).containsExactly("2026-01-01|" + 3 * 48 + "|");
   }

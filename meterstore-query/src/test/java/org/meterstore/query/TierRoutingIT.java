@@ -68,7 +68,7 @@ class TierRoutingIT {
         .contains("preds=[from >= 2026-01-02T00:00:00Z AND malo_id = '")
         .contains("\"malo_id\" = ?")
         .contains(
-            "row_number() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", \"version_scope\"")
+            "ROW_NUMBER() OVER (PARTITION BY \"malo_id\", \"obis_code\", \"from\", \"version_scope\"")
         .contains("partitions=[2 [lastgang_2026_01_02_0000..lastgang_2026_01_03_0000]]");
     assertThat(Fixtures.query(c, sql)).hasSize(48);
   }
@@ -155,7 +155,7 @@ class TierRoutingIT {
     assertThat(plan)
         .contains("MeterHotAggregate(table=[lastgang_versions]")
         .contains("\"quality\" = ?")
-        .doesNotContain("row_number");
+        .doesNotContain("ROW_NUMBER");
     assertThat(scalar(c, sql)).isEqualTo("96");
   }
 

@@ -1,5 +1,6 @@
 package org.meterstore.api.table;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -40,9 +41,19 @@ public final class VersionOrder {
    * otherwise (Spark's backticks).
    */
   public static String sqlOrderBy(UnaryOperator<String> quote) {
-    return quote.apply(StandardColumn.VERSION.columnName())
-        + " DESC, "
-        + quote.apply(StandardColumn.RECORDED_AT.columnName())
-        + " DESC";
+    return descendingColumns().stream()
+        .map(c -> quote.apply(c) + " DESC")
+        .collect(java.util.stream.Collectors.joining(", "));
   }
+
+  /**
+   * The columns of the winner-first order, each sorted descending: {@code version}, then {@code
+   * recorded_at}. For SQL that a library renders (the query module's Calcite trees).
+   */
+  public static List<String> descendingColumns() {
+    return COLUMNS;
+  }
+
+  private static final List<String> COLUMNS =
+      List.of(StandardColumn.VERSION.columnName(), StandardColumn.RECORDED_AT.columnName());
 }

@@ -26,5 +26,8 @@ class VersionOrderTest {
   @Test
   void theSqlOrderIsTheSameRuleWinnerFirst() {
     assertThat(VersionOrder.sqlOrderBy()).isEqualTo("\"version\" DESC, \"recorded_at\" DESC");
+    assertThat(VersionOrder.sqlOrderBy(c -> "`" + c + "`"))
+        .isEqualTo("`version` DESC, `recorded_at` DESC");
+    assertThat(VersionOrder.descendingColumns()).containsExactly("version", "recorded_at");
   }
 }

@@ -19,6 +19,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.ResolutionKey;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.internal.layout.RowConverter;
@@ -57,19 +58,16 @@ final class DuplicateCheck {
   DuplicateCheck(TableDefinition definition, RowConverter converter) {
     this.definition = definition;
     this.converter = converter;
-    this.keyIndex = definition.mergeKey().stream().mapToInt(converter::indexOf).toArray();
+    ResolutionKey resolution = ResolutionKey.of(definition);
+    this.keyIndex = resolution.mergeKey().stream().mapToInt(converter::indexOf).toArray();
     this.version = converter.indexOf(StandardColumn.VERSION.columnName());
-    this.scope = converter.indexOf(StandardColumn.VERSION_SCOPE.columnName());
+    this.scope = converter.indexOf(resolution.scope());
     this.value = converter.indexOf(StandardColumn.VALUE.columnName());
     this.unit = converter.indexOf(StandardColumn.UNIT.columnName());
     this.quality = converter.indexOf(StandardColumn.QUALITY.columnName());
     this.from = converter.indexOf(StandardColumn.FROM.columnName());
     this.to = converter.indexOf(StandardColumn.TO.columnName());
-    this.spanKeyIndex =
-        definition.mergeKey().stream()
-            .filter(c -> !c.equals(StandardColumn.FROM.columnName()))
-            .mapToInt(converter::indexOf)
-            .toArray();
+    this.spanKeyIndex = resolution.reading().stream().mapToInt(converter::indexOf).toArray();
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.List;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.ResolutionKey;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 
@@ -57,13 +58,12 @@ final class ScanColumns {
     this.recordedAt = position(index(table, StandardColumn.RECORDED_AT.columnName()));
     List<Integer> rest = new ArrayList<>();
     if (resolve) {
-      for (String c : table.mergeKey()) {
+      for (String c : ResolutionKey.of(table).columns()) {
         int p = position(index(table, c));
         if (p != malo && p != from) {
           rest.add(p);
         }
       }
-      rest.add(position(index(table, StandardColumn.VERSION_SCOPE.columnName())));
     }
     this.groupRest = rest.stream().mapToInt(Integer::intValue).toArray();
     this.unresolved = needed.stream().map(this::position).toArray();
@@ -99,10 +99,7 @@ final class ScanColumns {
 
   static BitSet resolutionColumns(TableDefinition table) {
     BitSet bits = new BitSet();
-    table.mergeKey().forEach(c -> bits.set(index(table, c)));
-    bits.set(index(table, StandardColumn.VERSION_SCOPE.columnName()));
-    bits.set(index(table, StandardColumn.VERSION.columnName()));
-    bits.set(index(table, StandardColumn.RECORDED_AT.columnName()));
+    ResolutionKey.of(table).readColumns().forEach(c -> bits.set(index(table, c)));
     return bits;
   }
 

@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.List;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.api.table.ResolutionKey;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.query.internal.predicate.Pred;
@@ -49,10 +50,7 @@ public record ScanSpec(
 
   /** The columns a resolution group is made of: the merge key and {@code version_scope}. */
   public BitSet groupColumns() {
-    BitSet bits = new BitSet();
-    def().mergeKey().forEach(c -> bits.set(Columns.indexOf(def(), c)));
-    bits.set(column(StandardColumn.VERSION_SCOPE));
-    return bits;
+    return indexes(ResolutionKey.of(def()).columns());
   }
 
   /** The predicates that may act before resolution (all of them without resolution). */
@@ -101,9 +99,12 @@ public record ScanSpec(
 
   /** The columns resolution reads: group, {@code version}, {@code recorded_at}. */
   public BitSet resolutionColumns() {
-    BitSet bits = groupColumns();
-    bits.set(column(StandardColumn.VERSION));
-    bits.set(column(StandardColumn.RECORDED_AT));
+    return indexes(ResolutionKey.of(def()).readColumns());
+  }
+
+  private BitSet indexes(List<String> names) {
+    BitSet bits = new BitSet();
+    names.forEach(c -> bits.set(Columns.indexOf(def(), c)));
     return bits;
   }
 

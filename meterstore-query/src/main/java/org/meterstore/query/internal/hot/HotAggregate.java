@@ -3,8 +3,25 @@ package org.meterstore.query.internal.hot;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlBasicFunction;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.meterstore.api.table.ColumnType;
-import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.query.internal.exec.Columns;
 import org.meterstore.query.internal.exec.ScanSpec;
 
@@ -148,41 +165,91 @@ public record HotAggregate(List<Key> groups, List<Call> calls) {
     return out;
   }
 
-  /** Wraps {@code inner} (a statement whose select list names the input columns). */
-  String wrap(String inner, ScanSpec spec) {
-    List<String> select = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
+  /**
+   * {@code SELECT <keys>, <calls> FROM (inner) AS a [GROUP BY <keys>]}: {@code inner} is a
+   * statement whose select list names the input columns.
+   */
+  SqlNode wrap(SqlNode inner, ScanSpec spec) {
+    List<SqlNode> select = new ArrayList<>();
+    List<SqlNode> keys = new ArrayList<>();
     for (Key g : groups) {
       keys.add(keySql(g, spec));
     }
     select.addAll(keys);
     for (Call c : calls) {
-      String call =
-          c.kind().sql + "(" + (c.arg() < 0 ? "*" : SqlIdentifiers.quote(spec.name(c.arg()))) + ")";
-      select.add(c.kind() == Kind.SUM0 ? "coalesce(" + call + ", 0)" : call);
+      SqlNode arg =
+          c.arg() < 0 ? SqlIdentifier.star(HotSql.POS) : HotSql.column(spec.name(c.arg()));
+      SqlNode call = function(c.kind()).createCall(HotSql.POS, arg);
+      select.add(
+          c.kind() == Kind.SUM0
+              ? SqlStdOperatorTable.COALESCE.createCall(
+                  HotSql.POS, call, SqlLiteral.createExactNumeric("0", HotSql.POS))
+              : call);
     }
-    return "SELECT "
-        + String.join(", ", select)
-        + " FROM ("
-        + inner
-        + ") AS a"
-        + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
+    return HotSql.select(
+        new SqlNodeList(select, HotSql.POS),
+        HotSql.as(inner, "a"),
+        null,
+        keys.isEmpty() ? null : new SqlNodeList(keys, HotSql.POS));
   }
 
-  private static String keySql(Key key, ScanSpec spec) {
-    String column = SqlIdentifiers.quote(spec.name(key.column()));
+  private static SqlAggFunction function(Kind kind) {
+    return switch (kind) {
+      case SUM, SUM0 -> SqlStdOperatorTable.SUM;
+      case COUNT -> SqlStdOperatorTable.COUNT;
+      case MIN -> SqlStdOperatorTable.MIN;
+      case MAX -> SqlStdOperatorTable.MAX;
+    };
+  }
+
+  /**
+   * PostgreSQL's {@code date_trunc(unit, value[, zone])}: Calcite's own {@code FLOOR} renders as
+   * {@code DATE_TRUNC} without the zone, which truncates a {@code timestamptz} in the session's
+   * zone.
+   */
+  private static final SqlFunction DATE_TRUNC =
+      SqlBasicFunction.create(
+          "date_trunc", ReturnTypes.ARG1, OperandTypes.ANY, SqlFunctionCategory.TIMEDATE);
+
+  /** PostgreSQL's {@code value AT TIME ZONE zone}. */
+  private static final SqlBinaryOperator AT_TIME_ZONE =
+      new SqlBinaryOperator("AT TIME ZONE", SqlKind.OTHER, 60, true, null, null, null);
+
+  private static SqlNode keySql(Key key, ScanSpec spec) {
+    SqlNode column = HotSql.column(spec.name(key.column()));
     KeyFunction f = key.function();
     if (f == KeyFunction.NONE) {
       return column;
     }
     boolean date = spec.type(key.column()) == ColumnType.DATE;
+    SqlNode utc = SqlLiteral.createCharString("UTC", HotSql.POS);
     if (f.extract) {
-      String value = date ? column : "(" + column + " AT TIME ZONE 'UTC')";
-      return "CAST(EXTRACT(" + f.unit + " FROM " + value + ") AS bigint)";
+      SqlNode value = date ? column : AT_TIME_ZONE.createCall(HotSql.POS, column, utc);
+      SqlNode extract =
+          SqlStdOperatorTable.EXTRACT.createCall(
+              HotSql.POS, new SqlIntervalQualifier(timeUnit(f), null, HotSql.POS), value);
+      return cast(extract, SqlTypeName.BIGINT);
     }
-    String unit = "'" + f.unit + "'";
+    SqlNode unit = SqlLiteral.createCharString(f.unit, HotSql.POS);
     return date
-        ? "CAST(date_trunc(" + unit + ", " + column + ") AS date)"
-        : "date_trunc(" + unit + ", " + column + ", 'UTC')";
+        ? cast(DATE_TRUNC.createCall(HotSql.POS, unit, column), SqlTypeName.DATE)
+        : DATE_TRUNC.createCall(HotSql.POS, unit, column, utc);
+  }
+
+  private static TimeUnit timeUnit(KeyFunction f) {
+    return switch (f) {
+      case EXTRACT_HOUR -> TimeUnit.HOUR;
+      case EXTRACT_DAY -> TimeUnit.DAY;
+      case EXTRACT_MONTH -> TimeUnit.MONTH;
+      case EXTRACT_YEAR -> TimeUnit.YEAR;
+      default -> throw new IllegalArgumentException("not an EXTRACT: " + f);
+    };
+  }
+
+  private static SqlNode cast(SqlNode value, SqlTypeName type) {
+    return SqlStdOperatorTable.CAST.createCall(
+        HotSql.POS,
+        value,
+        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, HotSql.POS), HotSql.POS));
   }
 }

@@ -4,10 +4,27 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.function.UnaryOperator;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.dialect.SparkSqlDialect;
+import org.apache.calcite.sql.dialect.TrinoSqlDialect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.ResolutionKey;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.VersionOrder;
@@ -19,9 +36,15 @@ import org.meterstore.api.table.VersionOrder;
  *
  * <p>Every query selects the table's columns by name (the rank column never leaks, and cannot
  * collide with a declared column: column names start with a letter, the rank's with {@code _}),
- * ranks within the merge key and {@code version_scope} by {@code version DESC, recorded_at DESC}
- * and keeps rank 1 — what MeterStore's own current relation returns. Identifiers are validated
- * names (table, schema, namespace and columns) and quoted; the only literals are a snapshot id (a
+ * ranks within the {@linkplain ResolutionKey resolution group} (merge key and {@code
+ * version_scope}) by {@code version DESC, recorded_at DESC} and keeps rank 1 — what MeterStore's
+ * own current relation returns.
+ *
+ * <p>The statements are Calcite parse trees ({@link SqlNode}) rendered by Calcite's {@link
+ * SparkSqlDialect} and {@link TrinoSqlDialect} (ADR 0024): each dialect quotes and escapes
+ * identifiers as its engine reads them. Two constructs Calcite has no node for are small operators
+ * here that only place keywords around nodes: the snapshot clause ({@code VERSION AS OF} / {@code
+ * FOR VERSION AS OF}) and the zoned timestamp literal. The only literals are a snapshot id (a
  * number) and an instant MeterStore formats itself.
  */
 public final class PublishedSql {
@@ -34,36 +57,83 @@ public final class PublishedSql {
   /** The catalog name the federated SQL gives the PostgreSQL catalog of the hot tier. */
   public static final String HOT_CATALOG = "hot";
 
+  private static final SqlParserPos POS = SqlParserPos.ZERO;
+
   private static final DateTimeFormatter SPARK_TS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter TRINO_TS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS 'UTC'").withZone(ZoneOffset.UTC);
 
-  /** An engine's quoting and snapshot syntax. */
+  /** An engine: Calcite's dialect for it, its snapshot clause and its zoned timestamp literal. */
   public enum Dialect {
-    /** SQL-standard double quotes: Trino, DuckDB, PostgreSQL. */
-    STANDARD(PublishedSql::doubleQuote, "FOR VERSION AS OF ", TRINO_TS),
+    /** SQL-standard double quotes (Trino, also read by DuckDB), {@code FOR VERSION AS OF}. */
+    STANDARD(TrinoSqlDialect.DEFAULT, "FOR VERSION AS OF", TRINO_TS),
     /** Spark SQL: backticks, {@code VERSION AS OF}. */
-    SPARK(PublishedSql::backtick, "VERSION AS OF ", SPARK_TS);
+    SPARK(SparkSqlDialect.DEFAULT, "VERSION AS OF", SPARK_TS);
 
-    private final UnaryOperator<String> quote;
-    private final String versionAsOf;
+    private final SqlDialect calcite;
+    private final SqlSpecialOperator versionAsOf;
     private final DateTimeFormatter timestamps;
 
-    Dialect(UnaryOperator<String> quote, String versionAsOf, DateTimeFormatter timestamps) {
-      this.quote = quote;
-      this.versionAsOf = versionAsOf;
+    Dialect(SqlDialect calcite, String versionAsOf, DateTimeFormatter timestamps) {
+      this.calcite = calcite;
+      this.versionAsOf = new Keywords(versionAsOf);
       this.timestamps = timestamps;
     }
 
+    /** {@code name} as this engine reads an identifier, quoted and escaped by Calcite's dialect. */
     String quote(String name) {
-      return quote.apply(name);
+      return calcite.quoteIdentifier(name);
     }
 
-    String timestamp(Instant instant) {
-      return "TIMESTAMP '" + timestamps.format(instant) + "'";
+    /** {@code node} as this engine's SQL text. */
+    String render(SqlNode node) {
+      return node.toSqlString(
+              c ->
+                  c.withDialect(calcite)
+                      .withAlwaysUseParentheses(false)
+                      .withSelectListItemsOnSeparateLines(false)
+                      .withUpdateSetListNewline(false)
+                      .withIndentation(2))
+          .getSql();
+    }
+
+    /** {@code TIMESTAMP '…'}: the instant in UTC, with the zone this engine's literal names. */
+    SqlNode timestamp(Instant instant) {
+      return TIMESTAMP.createCall(
+          POS, SqlLiteral.createCharString(timestamps.format(instant), POS));
+    }
+
+    /** {@code table} read at snapshot {@code snapshotId}. */
+    SqlNode atSnapshot(SqlNode table, long snapshotId) {
+      return versionAsOf.createCall(
+          POS, table, SqlLiteral.createExactNumeric(Long.toString(snapshotId), POS));
     }
   }
+
+  /**
+   * A construct Calcite has no node for: {@code [operand0] KEYWORDS operand1}, the keywords written
+   * as given and the operands rendered (and quoted) by the dialect. Binds tightest, so Calcite
+   * never wraps it in parentheses.
+   */
+  private static final class Keywords extends SqlSpecialOperator {
+    Keywords(String keywords) {
+      super(keywords, SqlKind.OTHER, 100);
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, SqlCall call, int leftPrec, int rightPrec) {
+      List<SqlNode> operands = call.getOperandList();
+      if (operands.size() == 2) {
+        operands.get(0).unparse(writer, 0, 0);
+      }
+      writer.keyword(getName());
+      operands.get(operands.size() - 1).unparse(writer, 0, 0);
+    }
+  }
+
+  /** {@code TIMESTAMP '…'} with the text exactly as MeterStore formats it. */
+  private static final SqlSpecialOperator TIMESTAMP = new Keywords("TIMESTAMP");
 
   private PublishedSql() {}
 
@@ -71,11 +141,11 @@ public final class PublishedSql {
    * The version resolution over the Iceberg table {@code coldTable} alone (its cold part: the
    * readings below W of whatever snapshot the engine reads).
    *
-   * @param coldTable the table as the engine names it, already quoted (for example {@code
-   *     "meterstore"."lastgang"})
+   * @param coldTable the table as the engine names it, one name per part (for example {@code
+   *     meterstore, meterstore, lastgang}); the dialect quotes each
    */
-  public static String resolution(TableDefinition def, Dialect d, String coldTable) {
-    return resolved(def, d, coldTable + " t");
+  public static String resolution(TableDefinition def, Dialect d, List<String> coldTable) {
+    return d.render(resolved(def, d, identifier(coldTable)));
   }
 
   /**
@@ -92,76 +162,92 @@ public final class PublishedSql {
       String hotSchema,
       OptionalLong snapshotId,
       Instant w) {
-    String from = d.quote(StandardColumn.FROM.columnName());
-    String columns = columnList(def, d);
-    String hot =
-        "SELECT "
-            + columns
-            + " FROM "
-            + d.quote(HOT_CATALOG)
-            + "."
-            + d.quote(hotSchema)
-            + "."
-            + d.quote(def.name())
-            + " WHERE "
-            + from
-            + " >= "
-            + d.timestamp(w);
-    String union = hot;
+    SqlNode from = identifier(List.of(StandardColumn.FROM.columnName()));
+    SqlNode union =
+        select(
+            columnList(def),
+            identifier(List.of(HOT_CATALOG, hotSchema, def.name())),
+            SqlStdOperatorTable.GREATER_THAN_OR_EQUAL.createCall(POS, from, d.timestamp(w)));
     if (snapshotId.isPresent()) {
-      String cold =
-          "SELECT "
-              + columns
-              + " FROM "
-              + d.quote(ICEBERG_CATALOG)
-              + "."
-              + d.quote(namespace)
-              + "."
-              + d.quote(def.name())
-              + " "
-              + d.versionAsOf
-              + snapshotId.getAsLong()
-              + " WHERE "
-              + from
-              + " < "
-              + d.timestamp(w);
-      union = cold + "\n    UNION ALL\n    " + hot;
+      SqlNode cold =
+          select(
+              columnList(def),
+              d.atSnapshot(
+                  identifier(List.of(ICEBERG_CATALOG, namespace, def.name())),
+                  snapshotId.getAsLong()),
+              SqlStdOperatorTable.LESS_THAN.createCall(POS, from, d.timestamp(w)));
+      union = SqlStdOperatorTable.UNION_ALL.createCall(POS, cold, union);
     }
-    return resolved(def, d, "(\n    " + union + "\n  ) t");
+    return d.render(resolved(def, d, union));
   }
 
-  private static String resolved(TableDefinition def, Dialect d, String source) {
-    List<String> group = new ArrayList<>();
-    def.mergeKey().forEach(c -> group.add(d.quote(c)));
-    group.add(d.quote(StandardColumn.VERSION_SCOPE.columnName()));
-    return "SELECT "
-        + columnList(def, d)
-        + " FROM (\n  SELECT t.*, ROW_NUMBER() OVER (PARTITION BY "
-        + String.join(", ", group)
-        + " ORDER BY "
-        + VersionOrder.sqlOrderBy(d::quote)
-        + ") AS "
-        + d.quote(RANK)
-        + "\n  FROM "
-        + source
-        + "\n) r WHERE "
-        + d.quote(RANK)
-        + " = 1";
+  /**
+   * {@code SELECT <columns> FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY <group> ORDER BY
+   * version DESC, recorded_at DESC) AS _meterstore_rank FROM <source> AS t) AS r WHERE
+   * _meterstore_rank = 1}.
+   */
+  private static SqlNode resolved(TableDefinition def, Dialect d, SqlNode source) {
+    SqlNodeList group = names(ResolutionKey.of(def).columns());
+    List<SqlNode> descending = new ArrayList<>();
+    VersionOrder.descendingColumns().forEach(c -> descending.add(desc(c)));
+    SqlNodeList order = new SqlNodeList(descending, POS);
+    SqlNode rank =
+        SqlStdOperatorTable.OVER.createCall(
+            POS,
+            SqlStdOperatorTable.ROW_NUMBER.createCall(POS),
+            SqlWindow.create(
+                null,
+                null,
+                group,
+                order,
+                SqlLiteral.createBoolean(false, POS),
+                null,
+                null,
+                null,
+                POS));
+    SqlNode ranked =
+        select(
+            new SqlNodeList(
+                List.of(
+                    SqlIdentifier.star(List.of("t", ""), POS, Collections.nCopies(2, POS)),
+                    as(rank, RANK)),
+                POS),
+            as(source, "t"),
+            null);
+    SqlNode kept =
+        SqlStdOperatorTable.EQUALS.createCall(
+            POS, identifier(List.of(RANK)), SqlLiteral.createExactNumeric("1", POS));
+    return select(columnList(def), as(ranked, "r"), kept);
   }
 
-  private static String columnList(TableDefinition def, Dialect d) {
+  private static SqlSelect select(SqlNodeList columns, SqlNode from, SqlNode where) {
+    return new SqlSelect(
+        POS, null, columns, from, where, null, null, null, null, null, null, null, null);
+  }
+
+  private static SqlNode as(SqlNode node, String alias) {
+    return SqlStdOperatorTable.AS.createCall(POS, node, identifier(List.of(alias)));
+  }
+
+  private static SqlBasicCall desc(String column) {
+    return (SqlBasicCall) SqlStdOperatorTable.DESC.createCall(POS, identifier(List.of(column)));
+  }
+
+  private static SqlIdentifier identifier(List<String> names) {
+    return new SqlIdentifier(names, POS);
+  }
+
+  private static SqlNodeList columnList(TableDefinition def) {
     List<String> names = new ArrayList<>();
     for (ColumnSpec c : def.columns()) {
-      names.add(d.quote(c.name()));
+      names.add(c.name());
     }
-    return String.join(", ", names);
+    return names(names);
   }
 
-  private static String doubleQuote(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
-  }
-
-  private static String backtick(String name) {
-    return "`" + name.replace("`", "``") + "`";
+  private static SqlNodeList names(List<String> names) {
+    List<SqlNode> out = new ArrayList<>();
+    names.forEach(n -> out.add(identifier(List.of(n))));
+    return new SqlNodeList(out, POS);
   }
 }

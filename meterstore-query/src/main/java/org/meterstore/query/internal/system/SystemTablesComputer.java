@@ -46,14 +46,13 @@ public final class SystemTablesComputer {
           new Object[] {
             def.name(),
             "resolution_sql",
-            PublishedSql.resolution(
-                def, Dialect.STANDARD, coldTable(Dialect.STANDARD, namespace, def))
+            PublishedSql.resolution(def, Dialect.STANDARD, coldTable(namespace, def))
           });
       resolution.add(
           new Object[] {
             def.name(),
             "resolution_sql_spark",
-            PublishedSql.resolution(def, Dialect.SPARK, coldTable(Dialect.SPARK, namespace, def))
+            PublishedSql.resolution(def, Dialect.SPARK, coldTable(namespace, def))
           });
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
       seam.add(seam(rt, def, namespace, current));
@@ -153,12 +152,8 @@ public final class SystemTablesComputer {
     return rows;
   }
 
-  private static String coldTable(Dialect d, String namespace, TableDefinition def) {
-    return d.quote(PublishedSql.ICEBERG_CATALOG)
-        + "."
-        + d.quote(namespace)
-        + "."
-        + d.quote(def.name());
+  private static List<String> coldTable(String namespace, TableDefinition def) {
+    return List.of(PublishedSql.ICEBERG_CATALOG, namespace, def.name());
   }
 
   /**
