@@ -4,6 +4,8 @@ import java.util.List;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.UnboundPredicate;
+import org.meterstore.query.internal.cold.unit.ColdRequest;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
 
 /**
  * Decides whether a cold read is small enough to run on the querying thread instead of the shared
@@ -12,7 +14,7 @@ import org.apache.iceberg.expressions.UnboundPredicate;
  * would spend longer waiting behind other queries' scans in the pool's queue than reading; on the
  * caller's thread, concurrent small reads share the processors as their threads do.
  */
-final class ReadSize {
+public final class ReadSize {
   private static final String LOCATION = "malo_id";
 
   private ReadSize() {}
