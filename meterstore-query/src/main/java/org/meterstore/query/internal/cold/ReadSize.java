@@ -4,8 +4,6 @@ import java.util.List;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.UnboundPredicate;
-import org.meterstore.query.internal.cold.unit.ColdRequest;
-import org.meterstore.query.internal.cold.unit.ScanUnit;
 
 /**
  * Decides whether a cold read is small enough to run on the querying thread instead of the shared
@@ -14,7 +12,7 @@ import org.meterstore.query.internal.cold.unit.ScanUnit;
  * would spend longer waiting behind other queries' scans in the pool's queue than reading; on the
  * caller's thread, concurrent small reads share the processors as their threads do.
  */
-public final class ReadSize {
+final class ReadSize {
   private static final String LOCATION = "malo_id";
 
   private ReadSize() {}

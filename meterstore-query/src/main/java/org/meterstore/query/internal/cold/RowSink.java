@@ -8,8 +8,6 @@ import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextVector;
-import org.meterstore.query.internal.cold.batch.BatchSink;
-import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * Turns qualifying rows into full-width {@code Object[]}s of Calcite internal values for the
@@ -17,7 +15,7 @@ import org.meterstore.query.internal.cold.batch.ScanColumns;
  * floored), dates epoch days ({@code Integer}), decimals {@code BigDecimal} at the column's scale.
  * Only the requested columns are set.
  */
-public final class RowSink implements BatchSink {
+final class RowSink implements BatchSink {
   private final ScanColumns columns;
   private final int[] wanted;
   private List<Object[]> rows = new ArrayList<>();

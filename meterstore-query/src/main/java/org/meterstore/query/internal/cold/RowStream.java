@@ -6,10 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
-import org.meterstore.query.internal.cold.unit.ScanUnit;
-import org.meterstore.query.internal.cold.unit.UnitContext;
-import org.meterstore.query.internal.cold.unit.UnitMetrics;
-import org.meterstore.query.internal.cold.unit.UnitRun;
 
 /**
  * {@link ColdRows} fed by workers on the pool, or by the consuming thread itself when the executor
@@ -18,7 +14,7 @@ import org.meterstore.query.internal.cold.unit.UnitRun;
  * consumer never holds pool threads (another scan of the same statement can always progress). At
  * most {@code parallelism} units run at once and at most {@code capacity} chunks wait.
  */
-public final class RowStream implements ColdRows {
+final class RowStream implements ColdRows {
   private final Executor pool;
   private final UnitContext context;
   private final int parallelism;

@@ -6,7 +6,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
-import org.meterstore.query.internal.cold.unit.ColdMetrics;
+import org.meterstore.query.internal.cold.ColdMetrics;
 
 /**
  * The query instruments of DESIGN § 10, recorded through the OpenTelemetry API (no-ops until the
