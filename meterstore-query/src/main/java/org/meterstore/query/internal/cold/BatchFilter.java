@@ -50,6 +50,14 @@ final class BatchFilter {
     return n;
   }
 
+  /** Sets {@code sel[0..n)} to every row of a batch, the selection {@link #apply} starts from. */
+  static int[] identity(int[] sel, int n) {
+    for (int i = 0; i < n; i++) {
+      sel[i] = i;
+    }
+    return sel;
+  }
+
   private static FilterNode compile(ColdPred p, ScanColumns columns) {
     if (p instanceof ColdPred.Cmp c) {
       int position = columns.position(c.column());

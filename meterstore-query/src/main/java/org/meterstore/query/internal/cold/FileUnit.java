@@ -59,7 +59,7 @@ final class FileUnit implements ScanUnit {
         if (sel.length < batch.size()) {
           sel = new int[batch.size()];
         }
-        int n = filter.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
+        int n = filter.apply(batch, BatchFilter.identity(sel, batch.size()), batch.size());
         if (n > 0) {
           sink.accept(batch, sel, n);
         }

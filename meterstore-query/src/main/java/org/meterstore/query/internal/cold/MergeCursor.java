@@ -87,7 +87,7 @@ final class MergeCursor {
       if (sel.length < batch.size()) {
         sel = new int[batch.size()];
       }
-      n = before.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
+      n = before.apply(batch, BatchFilter.identity(sel, batch.size()), batch.size());
       i = 0;
       bind(batch);
     }

@@ -83,7 +83,7 @@ final class RecordsUnit implements ScanUnit {
           throw new UncheckedIOException(e);
         }
         rows = buffer.size();
-        sel = UnitContext.identity(new int[Math.max(1, buffer.size())], buffer.size());
+        sel = BatchFilter.identity(new int[Math.max(1, buffer.size())], buffer.size());
         if (buffer.size() == 0) {
           n = 0;
           return;

@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
  */
 final class RowStream implements ColdRows {
   private final Executor pool;
+  private final ColdRequest request;
   private final UnitContext context;
   private final int parallelism;
   private final int capacity;
@@ -38,11 +39,13 @@ final class RowStream implements ColdRows {
 
   RowStream(
       Executor pool,
+      ColdRequest request,
       UnitContext context,
       List<ScanUnit> units,
       int parallelism,
       UnitMetrics metrics) {
     this.pool = pool;
+    this.request = request;
     this.context = context;
     this.parallelism = Math.max(1, parallelism);
     this.capacity = 2 * this.parallelism;
@@ -73,7 +76,7 @@ final class RowStream implements ColdRows {
   }
 
   private void work(Pending p) {
-    RowSink sink = new RowSink(context.columns(), context.request().columns());
+    RowSink sink = new RowSink(context.columns(), request.columns());
     try {
       if (p.run == null) {
         p.run = p.unit.open(context);
@@ -139,7 +142,7 @@ final class RowStream implements ColdRows {
     synchronized (this) {
       while (true) {
         if (failure != null) {
-          throw ColdExecutor.storage(context.request(), failure);
+          throw ColdExecutor.storage(request, failure);
         }
         if (!chunks.isEmpty()) {
           current = chunks.poll().iterator();
@@ -160,7 +163,7 @@ final class RowStream implements ColdRows {
           wait();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw ColdExecutor.storage(context.request(), e);
+          throw ColdExecutor.storage(request, e);
         }
       }
     }

@@ -8,32 +8,38 @@ import org.meterstore.cold.snapshot.SnapshotView;
  * What every unit of one scan shares: the snapshot, the columns, the predicates (bound) and the
  * batch size. Filters are made per unit run, since they cache per dictionary and are not
  * thread-safe.
+ *
+ * @param snapshot the pinned snapshot
+ * @param beforeResolution the predicates that hold before resolution (the request's {@code before})
+ * @param afterResolution the predicates that hold after resolution (the request's {@code after})
+ * @param columns the columns the scan reads
+ * @param batchRows the rows of a batch read from a file
  */
-record UnitContext(ColdRequest request, ScanColumns columns, int batchRows) {
+record UnitContext(
+    SnapshotView snapshot,
+    List<ColdPred> beforeResolution,
+    List<ColdPred> afterResolution,
+    ScanColumns columns,
+    int batchRows) {
 
-  SnapshotView snapshot() {
-    return request.snapshot();
+  /** Copies the lists. */
+  UnitContext {
+    beforeResolution = List.copyOf(beforeResolution);
+    afterResolution = List.copyOf(afterResolution);
   }
 
   BatchFilter before() {
-    return new BatchFilter(request.before(), columns);
+    return new BatchFilter(beforeResolution, columns);
   }
 
   BatchFilter after() {
-    return new BatchFilter(request.after(), columns);
+    return new BatchFilter(afterResolution, columns);
   }
 
   /** Both lists: for rows that take part in no resolution. */
   BatchFilter all() {
-    List<ColdPred> both = new ArrayList<>(request.before());
-    both.addAll(request.after());
+    List<ColdPred> both = new ArrayList<>(beforeResolution);
+    both.addAll(afterResolution);
     return new BatchFilter(both, columns);
-  }
-
-  static int[] identity(int[] sel, int n) {
-    for (int i = 0; i < n; i++) {
-      sel[i] = i;
-    }
-    return sel;
   }
 }

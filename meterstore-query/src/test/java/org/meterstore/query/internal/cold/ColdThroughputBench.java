@@ -106,7 +106,8 @@ class ColdThroughputBench {
             def, view, Expressions.alwaysTrue(), List.of(), List.of(), true, new int[0]);
     for (int i = 0; i < 5; i++) {
       long t = System.nanoTime();
-      List<ScanUnit> units = ScanPlanner.plan(request);
+      List<ScanUnit> units =
+          ScanPlanner.plan(request.snapshot(), request.filter(), request.resolve());
       System.out.printf(
           "%s plan: %d units in %.1f ms%n", label, units.size(), (System.nanoTime() - t) / 1e6);
     }
