@@ -13,6 +13,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.scan.ColumnBatchReader;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.PartialAggregate;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.ColdPred;
+import org.meterstore.query.internal.cold.unit.ScanPlanner;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
+import org.meterstore.query.internal.cold.unit.UnitContext;
+import org.meterstore.query.internal.cold.unit.UnitRun;
 
 /**
  * Executes cold scans on a bounded pool: the files of one request are read in parallel, column

@@ -6,6 +6,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
+import org.meterstore.query.internal.cold.unit.UnitContext;
+import org.meterstore.query.internal.cold.unit.UnitRun;
 
 /**
  * {@link ColdRows} fed by workers on the pool, or by the consuming thread itself when the executor

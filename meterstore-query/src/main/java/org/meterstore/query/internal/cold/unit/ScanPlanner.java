@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +25,7 @@ import org.meterstore.cold.snapshot.SnapshotView;
  * file, or with an unsorted file to resolve, is read whole as records. Without a monthly partition
  * on some file, the whole scan is one group.
  */
-final class ScanPlanner {
+public final class ScanPlanner {
   private ScanPlanner() {}
 
   /**
@@ -35,7 +35,7 @@ final class ScanPlanner {
    * @param filter the Iceberg filter for planning and pruning
    * @param resolve whether to keep only the winning version of each merge key and scope
    */
-  static List<ScanUnit> plan(SnapshotView snapshot, Expression filter, boolean resolve) {
+  public static List<ScanUnit> plan(SnapshotView snapshot, Expression filter, boolean resolve) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = snapshot.planFilesWithColumnStats(filter)) {
       planned.forEach(tasks::add);

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.util.Arrays;
 import org.apache.iceberg.FileScanTask;
@@ -6,6 +6,9 @@ import org.meterstore.cold.scan.ColumnBatch;
 import org.meterstore.cold.scan.ColumnBatchReader;
 import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.LongVector;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
 
 /**
  * One task read columnar with no resolution: its file holds one version that no other file of the

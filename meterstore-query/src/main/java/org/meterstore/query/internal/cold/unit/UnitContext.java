@@ -1,8 +1,11 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
+import org.meterstore.query.internal.cold.filter.ColdPred;
 
 /**
  * What every unit of one scan shares: the snapshot, the columns, the predicates (bound) and the
@@ -15,7 +18,7 @@ import org.meterstore.cold.snapshot.SnapshotView;
  * @param columns the columns the scan reads
  * @param batchRows the rows of a batch read from a file
  */
-record UnitContext(
+public record UnitContext(
     SnapshotView snapshot,
     List<ColdPred> beforeResolution,
     List<ColdPred> afterResolution,
@@ -23,7 +26,7 @@ record UnitContext(
     int batchRows) {
 
   /** Copies the lists. */
-  UnitContext {
+  public UnitContext {
     beforeResolution = List.copyOf(beforeResolution);
     afterResolution = List.copyOf(afterResolution);
   }
