@@ -204,6 +204,29 @@ class DependencyRulesTest {
     slices().matching("org.(**)").namingSlices("$1").should().beFreeOfCycles().check(classes);
   }
 
+  /**
+   * The cold executor's parts ({@code query.internal.cold.batch}, {@code .filter}, {@code
+   * .aggregate}, {@code .merge}, {@code .unit}, each with whatever lies below it) form no cycle
+   * among themselves, and none of them depends on the executor's entry package above them.
+   */
+  @Test
+  void theColdExecutorsPartsAreLayeredBelowItsEntry() {
+    slices()
+        .matching("org.meterstore.query.internal.cold.(*)..")
+        .namingSlices("cold.$1")
+        .should()
+        .beFreeOfCycles()
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("org.meterstore.query.internal.cold.*..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.meterstore.query.internal.cold")
+        .because("the cold executor uses its parts; a part never reaches back into the entry")
+        .check(classes);
+  }
+
   @Test
   void onlyTheWallClockReadsTheWallClock() {
     readTheWallClock(

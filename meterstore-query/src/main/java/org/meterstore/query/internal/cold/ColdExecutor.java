@@ -13,6 +13,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.scan.ColumnBatchReader;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.PartialAggregate;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.ColdPred;
+import org.meterstore.query.internal.cold.unit.ScanPlanner;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
+import org.meterstore.query.internal.cold.unit.UnitContext;
+import org.meterstore.query.internal.cold.unit.UnitRun;
 
 /**
  * Executes cold scans on a bounded pool: the files of one request are read in parallel, column
@@ -100,9 +108,9 @@ public final class ColdExecutor implements AutoCloseable {
     List<ScanUnit> units = plan(request);
     UnitMetrics unitMetrics = new UnitMetrics(metrics, request.table().name());
     if (ReadSize.small(request, units, inlineBytes)) {
-      return new RowStream(Runnable::run, context, units, 1, unitMetrics);
+      return new RowStream(Runnable::run, request, context, units, 1, unitMetrics);
     }
-    return new RowStream(pool, context, units, threads, unitMetrics);
+    return new RowStream(pool, request, context, units, threads, unitMetrics);
   }
 
   /**
@@ -222,7 +230,7 @@ public final class ColdExecutor implements AutoCloseable {
 
   private static List<ScanUnit> plan(ColdRequest request) {
     try {
-      return ScanPlanner.plan(request);
+      return ScanPlanner.plan(request.snapshot(), request.filter(), request.resolve());
     } catch (RuntimeException e) {
       throw storage(request, e);
     }
@@ -240,7 +248,12 @@ public final class ColdExecutor implements AutoCloseable {
       needed.or(p.columns());
     }
     ScanColumns columns = new ScanColumns(request.table(), needed, request.resolve());
-    return new UnitContext(request, columns, ColumnBatchReader.DEFAULT_BATCH_ROWS);
+    return new UnitContext(
+        request.snapshot(),
+        request.before(),
+        request.after(),
+        columns,
+        ColumnBatchReader.DEFAULT_BATCH_ROWS);
   }
 
   /** A failure of a cold scan as the error callers see: storage, retryable, naming the table. */

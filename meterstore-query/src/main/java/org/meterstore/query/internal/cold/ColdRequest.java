@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.iceberg.expressions.Expression;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.query.internal.cold.filter.ColdPred;
 
 /**
  * One cold scan for the {@link ColdExecutor}: which snapshot, which rows, which columns.

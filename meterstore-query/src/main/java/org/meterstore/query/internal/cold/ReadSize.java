@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.UnboundPredicate;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
 
 /**
  * Decides whether a cold read is small enough to run on the querying thread instead of the shared

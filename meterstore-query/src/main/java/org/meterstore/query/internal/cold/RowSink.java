@@ -8,6 +8,8 @@ import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextVector;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * Turns qualifying rows into full-width {@code Object[]}s of Calcite internal values for the

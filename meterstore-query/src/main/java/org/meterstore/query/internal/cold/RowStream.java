@@ -6,6 +6,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
+import org.meterstore.query.internal.cold.unit.UnitContext;
+import org.meterstore.query.internal.cold.unit.UnitRun;
 
 /**
  * {@link ColdRows} fed by workers on the pool, or by the consuming thread itself when the executor
@@ -16,6 +19,7 @@ import java.util.concurrent.Executor;
  */
 final class RowStream implements ColdRows {
   private final Executor pool;
+  private final ColdRequest request;
   private final UnitContext context;
   private final int parallelism;
   private final int capacity;
@@ -38,11 +42,13 @@ final class RowStream implements ColdRows {
 
   RowStream(
       Executor pool,
+      ColdRequest request,
       UnitContext context,
       List<ScanUnit> units,
       int parallelism,
       UnitMetrics metrics) {
     this.pool = pool;
+    this.request = request;
     this.context = context;
     this.parallelism = Math.max(1, parallelism);
     this.capacity = 2 * this.parallelism;
@@ -73,7 +79,7 @@ final class RowStream implements ColdRows {
   }
 
   private void work(Pending p) {
-    RowSink sink = new RowSink(context.columns(), context.request().columns());
+    RowSink sink = new RowSink(context.columns(), request.columns());
     try {
       if (p.run == null) {
         p.run = p.unit.open(context);
@@ -139,7 +145,7 @@ final class RowStream implements ColdRows {
     synchronized (this) {
       while (true) {
         if (failure != null) {
-          throw ColdExecutor.storage(context.request(), failure);
+          throw ColdExecutor.storage(request, failure);
         }
         if (!chunks.isEmpty()) {
           current = chunks.poll().iterator();
@@ -160,7 +166,7 @@ final class RowStream implements ColdRows {
           wait();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw ColdExecutor.storage(context.request(), e);
+          throw ColdExecutor.storage(request, e);
         }
       }
     }

@@ -24,7 +24,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.meterstore.api.table.ColumnType;
-import org.meterstore.query.internal.cold.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
 import org.meterstore.query.internal.hot.HotAggregate;
 import org.meterstore.query.internal.predicate.Pred;
 import org.meterstore.query.internal.predicate.PredTranslator;

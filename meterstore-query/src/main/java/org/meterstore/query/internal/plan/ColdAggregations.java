@@ -3,7 +3,7 @@ package org.meterstore.query.internal.plan;
 import java.util.ArrayList;
 import java.util.List;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.query.internal.cold.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
 import org.meterstore.query.internal.hot.HotAggregate;
 
 /**

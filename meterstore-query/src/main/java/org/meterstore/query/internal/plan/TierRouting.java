@@ -11,7 +11,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
-import org.meterstore.query.internal.cold.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
 import org.meterstore.query.internal.exec.ColdSource;
 import org.meterstore.query.internal.exec.ScanSpec;
 import org.meterstore.query.internal.hot.HotAggregate;

@@ -28,6 +28,7 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 import org.meterstore.testing.workload.Workload;
 
 /**

@@ -26,11 +26,16 @@ import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.maintenance.testing.TwoTiers;
-import org.meterstore.query.internal.cold.ColdAggregation.Call;
-import org.meterstore.query.internal.cold.ColdAggregation.Function;
-import org.meterstore.query.internal.cold.ColdAggregation.Key;
-import org.meterstore.query.internal.cold.ColdAggregation.KeyFunction;
-import org.meterstore.query.internal.cold.ColdAggregation.TimeUnit;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Call;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Function;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Key;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.KeyFunction;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.TimeUnit;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.ColdPred;
+import org.meterstore.query.internal.cold.unit.ScanPlanner;
+import org.meterstore.query.internal.cold.unit.ScanUnit;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
@@ -106,7 +111,8 @@ class ColdThroughputBench {
             def, view, Expressions.alwaysTrue(), List.of(), List.of(), true, new int[0]);
     for (int i = 0; i < 5; i++) {
       long t = System.nanoTime();
-      List<ScanUnit> units = ScanPlanner.plan(request);
+      List<ScanUnit> units =
+          ScanPlanner.plan(request.snapshot(), request.filter(), request.resolve());
       System.out.printf(
           "%s plan: %d units in %.1f ms%n", label, units.size(), (System.nanoTime() - t) / 1e6);
     }

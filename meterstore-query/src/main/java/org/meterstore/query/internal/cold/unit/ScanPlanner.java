@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,35 +25,40 @@ import org.meterstore.cold.snapshot.SnapshotView;
  * file, or with an unsorted file to resolve, is read whole as records. Without a monthly partition
  * on some file, the whole scan is one group.
  */
-final class ScanPlanner {
+public final class ScanPlanner {
   private ScanPlanner() {}
 
-  static List<ScanUnit> plan(ColdRequest request) {
-    SnapshotView snapshot = request.snapshot();
+  /**
+   * The units of a scan of {@code snapshot}, largest first.
+   *
+   * @param snapshot the pinned snapshot
+   * @param filter the Iceberg filter for planning and pruning
+   * @param resolve whether to keep only the winning version of each merge key and scope
+   */
+  public static List<ScanUnit> plan(SnapshotView snapshot, Expression filter, boolean resolve) {
     List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned =
-        snapshot.planFilesWithColumnStats(request.filter())) {
+    try (CloseableIterable<FileScanTask> planned = snapshot.planFilesWithColumnStats(filter)) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Set<FileScanTask> elided =
-        request.resolve() ? FileElision.elided(tasks, snapshot.schema()) : null;
+    Set<FileScanTask> elided = resolve ? FileElision.elided(tasks, snapshot.schema()) : null;
     List<ScanUnit> units = new ArrayList<>();
     for (Map.Entry<Integer, List<FileScanTask>> month : byMonth(snapshot, tasks).entrySet()) {
-      plan(request, month.getKey(), month.getValue(), elided, units);
+      plan(snapshot, filter, resolve, month.getKey(), month.getValue(), elided, units);
     }
     units.sort(Comparator.comparingLong(ScanUnit::weight).reversed());
     return units;
   }
 
   private static void plan(
-      ColdRequest request,
+      SnapshotView snapshot,
+      Expression filter,
+      boolean resolve,
       Integer month,
       List<FileScanTask> tasks,
       Set<FileScanTask> elided,
       List<ScanUnit> units) {
-    SnapshotView snapshot = request.snapshot();
     long weight = tasks.stream().mapToLong(FileScanTask::length).sum();
     boolean deletes = tasks.stream().anyMatch(t -> !t.deletes().isEmpty());
     List<FileScanTask> merged = new ArrayList<>();
@@ -64,7 +69,7 @@ final class ScanPlanner {
     }
     boolean unsorted = merged.stream().anyMatch(t -> !snapshot.sortedByLayout(t));
     if (deletes || unsorted) {
-      units.add(new RecordsUnit(monthFilter(request, month), request.resolve(), weight));
+      units.add(new RecordsUnit(monthFilter(filter, month), resolve, weight));
       return;
     }
     for (FileScanTask t : tasks) {
@@ -108,16 +113,16 @@ final class ScanPlanner {
     return null;
   }
 
-  /** The request's filter bounded to one UTC month of {@code from} (all of it for null). */
-  private static Expression monthFilter(ColdRequest request, Integer month) {
+  /** {@code filter} bounded to one UTC month of {@code from} (all of it for null). */
+  private static Expression monthFilter(Expression filter, Integer month) {
     if (month == null) {
-      return request.filter();
+      return filter;
     }
     LocalDate epoch = LocalDate.of(1970, 1, 1);
     long start = micros(epoch.plusMonths(month));
     long end = micros(epoch.plusMonths(month + 1L));
     return Expressions.and(
-        request.filter(),
+        filter,
         Expressions.and(
             Expressions.greaterThanOrEqual("from", start), Expressions.lessThan("from", end)));
   }

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.filter;
 
 import java.util.BitSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.util.Arrays;
 import org.apache.iceberg.FileScanTask;
@@ -6,6 +6,9 @@ import org.meterstore.cold.scan.ColumnBatch;
 import org.meterstore.cold.scan.ColumnBatchReader;
 import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.LongVector;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
 
 /**
  * One task read columnar with no resolution: its file holds one version that no other file of the
@@ -59,7 +62,7 @@ final class FileUnit implements ScanUnit {
         if (sel.length < batch.size()) {
           sel = new int[batch.size()];
         }
-        int n = filter.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
+        int n = filter.apply(batch, BatchFilter.identity(sel, batch.size()), batch.size());
         if (n > 0) {
           sink.accept(batch, sel, n);
         }

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.merge;
 
 import java.util.ArrayList;
 import java.util.HashMap;

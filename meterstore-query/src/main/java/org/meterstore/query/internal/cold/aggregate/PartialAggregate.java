@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.aggregate;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -12,7 +12,9 @@ import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextDictionary;
 import org.meterstore.cold.scan.TextVector;
-import org.meterstore.query.internal.cold.ColdAggregation.Function;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Function;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * A {@link ColdAggregation} computed over batches: rows are grouped by their encoded keys in a
@@ -20,7 +22,7 @@ import org.meterstore.query.internal.cold.ColdAggregation.Function;
  * the same (one row group); then each local group's key becomes internal values once and is merged
  * into the global groups. Partials of several workers {@link #merge} into one. Not thread-safe.
  */
-final class PartialAggregate implements BatchSink {
+public final class PartialAggregate implements BatchSink {
   private final GroupKey[] keys;
   private final int[] callColumn;
   private final ColumnType[] callType;
@@ -35,7 +37,7 @@ final class PartialAggregate implements BatchSink {
   private int[] groups = new int[0];
   private final long[] previous;
 
-  PartialAggregate(ColdAggregation aggregation, ScanColumns columns) {
+  public PartialAggregate(ColdAggregation aggregation, ScanColumns columns) {
     List<ColdAggregation.Key> ks = aggregation.keys();
     keys = new GroupKey[ks.size()];
     for (int k = 0; k < keys.length; k++) {
@@ -183,7 +185,7 @@ final class PartialAggregate implements BatchSink {
   }
 
   /** Adds {@code other}'s groups into this one's; both must aggregate the same way. */
-  void merge(PartialAggregate other) {
+  public void merge(PartialAggregate other) {
     flush();
     other.flush();
     for (int g = 0; g < other.globalKeys.size(); g++) {
@@ -195,7 +197,7 @@ final class PartialAggregate implements BatchSink {
   }
 
   /** The groups as output rows (keys, then calls); one row with no keys even over no input. */
-  List<Object[]> result() {
+  public List<Object[]> result() {
     flush();
     if (keys.length == 0 && globalKeys.isEmpty()) {
       globalId(List.of());

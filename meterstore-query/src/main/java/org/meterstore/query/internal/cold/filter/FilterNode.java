@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.filter;
 
 import org.meterstore.cold.scan.ColumnBatch;
 

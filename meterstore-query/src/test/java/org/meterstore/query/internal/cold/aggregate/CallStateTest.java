@@ -1,11 +1,11 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.aggregate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.table.ColumnType;
-import org.meterstore.query.internal.cold.ColdAggregation.Function;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Function;
 
 /** Partial aggregate states: exact sums past a long, SQL nulls, merging partials. */
 class CallStateTest {

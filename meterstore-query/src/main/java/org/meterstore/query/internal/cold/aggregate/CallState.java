@@ -1,8 +1,8 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.aggregate;
 
 import java.math.BigDecimal;
 import java.util.Arrays;
-import org.meterstore.query.internal.cold.ColdAggregation.Function;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.Function;
 
 /**
  * The running state of one aggregate call for every group, in arrays by group id: {@code value}

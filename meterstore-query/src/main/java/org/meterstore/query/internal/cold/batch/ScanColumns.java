@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.batch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,26 +15,26 @@ import org.meterstore.api.table.TableDefinition;
  * the positions resolution needs. Vector {@code i} of every batch of the scan is storage column
  * {@link #storage}{@code [i]}.
  */
-final class ScanColumns {
-  final TableDefinition table;
-  final int width;
-  final int[] storage;
-  final String[] names;
-  final ColumnType[] types;
+public final class ScanColumns {
+  public final TableDefinition table;
+  public final int width;
+  public final int[] storage;
+  public final String[] names;
+  public final ColumnType[] types;
   private final int[] position;
 
   /** Vector positions of the columns the caller needs, resolution aside. */
-  final int[] unresolved;
+  public final int[] unresolved;
 
   /** Vector positions of the resolution group minus {@code malo_id} and {@code from}. */
-  final int[] groupRest;
+  public final int[] groupRest;
 
-  final int malo;
-  final int from;
-  final int version;
-  final int recordedAt;
+  public final int malo;
+  public final int from;
+  public final int version;
+  public final int recordedAt;
 
-  ScanColumns(TableDefinition table, BitSet needed, boolean resolve) {
+  public ScanColumns(TableDefinition table, BitSet needed, boolean resolve) {
     this.table = table;
     List<ColumnSpec> all = table.columns();
     this.width = all.size();
@@ -70,7 +70,7 @@ final class ScanColumns {
   }
 
   /** The names of the columns the caller needs, resolution aside, in vector order. */
-  List<String> unresolvedNames() {
+  public List<String> unresolvedNames() {
     List<String> out = new ArrayList<>();
     for (int p : unresolved) {
       out.add(names[p]);
@@ -79,17 +79,17 @@ final class ScanColumns {
   }
 
   /** The vector position of storage column {@code storageIndex}, or -1 when it is not read. */
-  int position(int storageIndex) {
+  public int position(int storageIndex) {
     return storageIndex < 0 ? -1 : position[storageIndex];
   }
 
   /** The names of the read columns, in vector order. */
-  List<String> nameList() {
+  public List<String> nameList() {
     return List.of(names);
   }
 
   /** The scale of the decimal at vector position {@code p}; -1 for a column that is no decimal. */
-  int scale(int p) {
+  public int scale(int p) {
     return switch (types[p]) {
       case DECIMAL_18_6 -> 6;
       case DECIMAL_20_0 -> 0;
@@ -103,7 +103,7 @@ final class ScanColumns {
     return bits;
   }
 
-  static int index(TableDefinition table, String name) {
+  public static int index(TableDefinition table, String name) {
     List<ColumnSpec> columns = table.columns();
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).name().equals(name)) {

@@ -1,9 +1,15 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.FileScanTask;
 import org.meterstore.cold.scan.ColumnBatch;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
+import org.meterstore.query.internal.cold.merge.MergeCursor;
+import org.meterstore.query.internal.cold.merge.RowBuffer;
+import org.meterstore.query.internal.cold.merge.RunResolver;
 
 /**
  * The files of one month that need resolution, read columnar and merged by {@code (malo_id, from)}:

@@ -1,11 +1,11 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 /**
  * An independent part of a cold scan, read by one worker: one file whose versions need no
  * resolution, one month's files merged for resolution, or one month read as Iceberg records (delete
  * files, unsorted files). Units of one scan share no key, so their outputs simply add up.
  */
-interface ScanUnit {
+public interface ScanUnit {
   /** {@code columnar} or {@code records}, for the rows metric. */
   String path();
 

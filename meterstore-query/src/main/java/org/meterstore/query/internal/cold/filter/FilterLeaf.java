@@ -1,8 +1,8 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.filter;
 
-import static org.meterstore.query.internal.cold.BatchFilter.FALSE;
-import static org.meterstore.query.internal.cold.BatchFilter.TRUE;
-import static org.meterstore.query.internal.cold.BatchFilter.UNKNOWN;
+import static org.meterstore.query.internal.cold.filter.BatchFilter.FALSE;
+import static org.meterstore.query.internal.cold.filter.BatchFilter.TRUE;
+import static org.meterstore.query.internal.cold.filter.BatchFilter.UNKNOWN;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

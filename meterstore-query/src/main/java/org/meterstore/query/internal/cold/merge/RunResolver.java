@@ -1,8 +1,9 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.merge;
 
 import java.math.BigDecimal;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.VersionOrder;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * Picks the winners of one run of rows that share {@code malo_id} and {@code from}: among rows that
@@ -10,15 +11,15 @@ import org.meterstore.api.table.VersionOrder;
  * ranks first survives. A run is a handful of rows (channels times versions), so rows are compared
  * pairwise; each group keeps at most one surviving row at any time.
  */
-final class RunResolver {
+public final class RunResolver {
   private final ScanColumns columns;
 
-  RunResolver(ScanColumns columns) {
+  public RunResolver(ScanColumns columns) {
     this.columns = columns;
   }
 
   /** Marks in {@code dropped} the losers among the rows {@code [start, end)} of {@code buffer}. */
-  void resolve(RowBuffer buffer, int start, int end, boolean[] dropped) {
+  public void resolve(RowBuffer buffer, int start, int end, boolean[] dropped) {
     for (int i = start + 1; i < end; i++) {
       for (int j = start; j < i; j++) {
         if (dropped[j] || !sameGroup(buffer, i, j)) {
@@ -64,7 +65,7 @@ final class RunResolver {
   }
 
   /** Whether row {@code i} outranks row {@code j} by {@code (version, recorded_at)}. */
-  boolean outranks(RowBuffer b, int i, int j) {
+  public boolean outranks(RowBuffer b, int i, int j) {
     int v = columns.version;
     int r = columns.recordedAt;
     Long ri = b.getLong(r, i);

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.aggregate;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -11,8 +11,8 @@ import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextDictionary;
 import org.meterstore.cold.scan.TextVector;
-import org.meterstore.query.internal.cold.ColdAggregation.KeyFunction;
-import org.meterstore.query.internal.cold.ColdAggregation.TimeUnit;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.KeyFunction;
+import org.meterstore.query.internal.cold.aggregate.ColdAggregation.TimeUnit;
 
 /**
  * One group key computed as a {@code long} per row: a text key as its dictionary id (strings are

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.merge;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -10,6 +10,7 @@ import org.meterstore.cold.scan.ColumnVector;
 import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextVector;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * A growable batch of the scan's columns that rows are copied into: the rows of one month's files
@@ -17,7 +18,7 @@ import org.meterstore.cold.scan.TextVector;
  * InternDictionary} per column that outlives {@link #clear()}, so ids stay comparable across the
  * batches of one unit. Not thread-safe.
  */
-final class RowBuffer {
+public final class RowBuffer {
   private final ScanColumns columns;
   private final InternDictionary[] dictionaries;
   private long[][] longs;
@@ -29,7 +30,7 @@ final class RowBuffer {
   private int capacity;
   private int size;
 
-  RowBuffer(ScanColumns columns, int capacity) {
+  public RowBuffer(ScanColumns columns, int capacity) {
     this.columns = columns;
     int n = columns.types.length;
     this.dictionaries = new InternDictionary[n];
@@ -69,12 +70,12 @@ final class RowBuffer {
     capacity = newCapacity;
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
   /** Adds a row (all values unset, not null) and returns its index. */
-  int add() {
+  public int add() {
     if (size == capacity) {
       allocate(capacity * 2);
     }
@@ -116,25 +117,25 @@ final class RowBuffer {
     anyOverflow[column] |= big != null;
   }
 
-  void setNull(int column, int row) {
+  public void setNull(int column, int row) {
     nulls[column][row] = true;
     anyNull[column] = true;
   }
 
-  void setLong(int column, int row, long value) {
+  public void setLong(int column, int row, long value) {
     longs[column][row] = value;
   }
 
-  void setBig(int column, int row, BigDecimal value) {
+  public void setBig(int column, int row, BigDecimal value) {
     overflow[column][row] = value;
     anyOverflow[column] = true;
   }
 
-  void setInt(int column, int row, int value) {
+  public void setInt(int column, int row, int value) {
     ints[column][row] = value;
   }
 
-  void setText(int column, int row, String value) {
+  public void setText(int column, int row, String value) {
     ints[column][row] = dictionaries[column].intern(value);
   }
 
@@ -147,24 +148,24 @@ final class RowBuffer {
     return dictionaries[column];
   }
 
-  long getLong(int column, int row) {
+  public long getLong(int column, int row) {
     return longs[column][row];
   }
 
-  int getInt(int column, int row) {
+  public int getInt(int column, int row) {
     return ints[column][row];
   }
 
-  boolean isNull(int column, int row) {
+  public boolean isNull(int column, int row) {
     return nulls[column][row];
   }
 
-  BigDecimal getBig(int column, int row) {
+  public BigDecimal getBig(int column, int row) {
     return overflow[column] == null ? null : overflow[column][row];
   }
 
   /** The rows as a batch (valid until the buffer changes); requires at least one row. */
-  ColumnBatch batch() {
+  public ColumnBatch batch() {
     List<ColumnVector> vectors = new ArrayList<>(columns.types.length);
     for (int c = 0; c < columns.types.length; c++) {
       boolean[] n = anyNull[c] ? nulls[c] : null;
@@ -178,7 +179,7 @@ final class RowBuffer {
   }
 
   /** Forgets the rows; keeps the dictionaries. */
-  void clear() {
+  public void clear() {
     size = 0;
     Arrays.fill(anyNull, false);
     Arrays.fill(anyOverflow, false);

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.aggregate;
 
 import java.util.List;
 import org.meterstore.api.table.ColumnType;
@@ -6,15 +6,15 @@ import org.meterstore.api.table.TableDefinition;
 
 /**
  * An aggregate computed inside a cold scan: group keys, then calls, over storage-order column
- * indexes. Output rows ({@link ColdExecutor#aggregate}) hold the key values then one value per
- * call, as Calcite internal values: text {@code String}; a plain timestamp or {@code FLOOR} of one
- * {@code Long} epoch milliseconds (UTC); a plain date or {@code FLOOR} of one {@code Integer} epoch
- * days; {@code EXTRACT} a {@code Long}; decimals {@code BigDecimal} at the column's scale; {@code
- * SUM}/{@code SUM0} a {@code BigDecimal} at the column's scale; {@code COUNT} a {@code Long};
- * {@code MIN}/{@code MAX} the column's internal value. SQL null semantics: a null key is a group of
- * its own, {@code COUNT(col)}, {@code SUM}, {@code MIN} and {@code MAX} skip nulls, {@code SUM} and
- * {@code MIN}/{@code MAX} of no value are null, {@code SUM0} of no value is zero. With no keys the
- * result is exactly one row, even over no input.
+ * indexes. Output rows ({@link org.meterstore.query.internal.cold.ColdExecutor#aggregate}) hold the
+ * key values then one value per call, as Calcite internal values: text {@code String}; a plain
+ * timestamp or {@code FLOOR} of one {@code Long} epoch milliseconds (UTC); a plain date or {@code
+ * FLOOR} of one {@code Integer} epoch days; {@code EXTRACT} a {@code Long}; decimals {@code
+ * BigDecimal} at the column's scale; {@code SUM}/{@code SUM0} a {@code BigDecimal} at the column's
+ * scale; {@code COUNT} a {@code Long}; {@code MIN}/{@code MAX} the column's internal value. SQL
+ * null semantics: a null key is a group of its own, {@code COUNT(col)}, {@code SUM}, {@code MIN}
+ * and {@code MAX} skip nulls, {@code SUM} and {@code MIN}/{@code MAX} of no value are null, {@code
+ * SUM0} of no value is zero. With no keys the result is exactly one row, even over no input.
  *
  * @param keys the group keys, in output order
  * @param calls the aggregate calls, in output order

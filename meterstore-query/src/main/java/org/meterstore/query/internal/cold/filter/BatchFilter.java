@@ -1,8 +1,9 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.filter;
 
 import java.math.BigDecimal;
 import java.util.List;
 import org.meterstore.cold.scan.ColumnBatch;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
 
 /**
  * {@link ColdPred}s evaluated on column batches with SQL's three-valued logic: a row passes only
@@ -10,7 +11,7 @@ import org.meterstore.cold.scan.ColumnBatch;
  * a decimal literal is scaled once, and a text comparison is evaluated once per dictionary id, not
  * once per row. Not thread-safe (one per worker).
  */
-final class BatchFilter {
+public final class BatchFilter {
   static final byte FALSE = 0;
   static final byte TRUE = 1;
   static final byte UNKNOWN = 2;
@@ -18,7 +19,7 @@ final class BatchFilter {
   private final FilterNode[] conjuncts;
   private byte[] scratch = new byte[0];
 
-  BatchFilter(List<ColdPred> preds, ScanColumns columns) {
+  public BatchFilter(List<ColdPred> preds, ScanColumns columns) {
     conjuncts = new FilterNode[preds.size()];
     for (int i = 0; i < conjuncts.length; i++) {
       conjuncts[i] = compile(preds.get(i), columns);
@@ -30,7 +31,7 @@ final class BatchFilter {
   }
 
   /** Keeps in {@code sel[0..n)} the rows every predicate holds for; returns how many. */
-  int apply(ColumnBatch batch, int[] sel, int n) {
+  public int apply(ColumnBatch batch, int[] sel, int n) {
     for (FilterNode c : conjuncts) {
       if (n == 0) {
         return 0;
@@ -48,6 +49,14 @@ final class BatchFilter {
       n = kept;
     }
     return n;
+  }
+
+  /** Sets {@code sel[0..n)} to every row of a batch, the selection {@link #apply} starts from. */
+  public static int[] identity(int[] sel, int n) {
+    for (int i = 0; i < n; i++) {
+      sel[i] = i;
+    }
+    return sel;
   }
 
   private static FilterNode compile(ColdPred p, ScanColumns columns) {

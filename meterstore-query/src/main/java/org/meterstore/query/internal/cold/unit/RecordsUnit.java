@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +14,11 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.cold.scan.ColumnBatch;
+import org.meterstore.query.internal.cold.batch.BatchSink;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
+import org.meterstore.query.internal.cold.merge.RowBuffer;
+import org.meterstore.query.internal.cold.merge.RunResolver;
 
 /**
  * One month (or, for files without a monthly partition, the whole scan) read through Iceberg's
@@ -83,7 +88,7 @@ final class RecordsUnit implements ScanUnit {
           throw new UncheckedIOException(e);
         }
         rows = buffer.size();
-        sel = UnitContext.identity(new int[Math.max(1, buffer.size())], buffer.size());
+        sel = BatchFilter.identity(new int[Math.max(1, buffer.size())], buffer.size());
         if (buffer.size() == 0) {
           n = 0;
           return;

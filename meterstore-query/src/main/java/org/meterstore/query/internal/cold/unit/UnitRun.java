@@ -1,11 +1,13 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.unit;
+
+import org.meterstore.query.internal.cold.batch.BatchSink;
 
 /**
  * One unit of a cold scan being read, a step at a time, so that a worker can stop between batches
  * (when Calcite reads rows more slowly than the files are decoded) without holding a pool thread.
  * Not thread-safe: one thread at a time, steps in order.
  */
-interface UnitRun extends AutoCloseable {
+public interface UnitRun extends AutoCloseable {
   /** Reads about one batch and hands its qualifying rows to {@code sink}; false once done. */
   boolean step(BatchSink sink);
 

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.cold.merge;
 
 import java.math.BigDecimal;
 import org.meterstore.api.ErrorKind;
@@ -10,6 +10,8 @@ import org.meterstore.cold.scan.IntVector;
 import org.meterstore.cold.scan.LongVector;
 import org.meterstore.cold.scan.TextDictionary;
 import org.meterstore.cold.scan.TextVector;
+import org.meterstore.query.internal.cold.batch.ScanColumns;
+import org.meterstore.query.internal.cold.filter.BatchFilter;
 
 /**
  * The current row of one sorted file in a month's merge: rows that pass the pre-resolution
@@ -17,7 +19,7 @@ import org.meterstore.cold.scan.TextVector;
  * {@link RowBuffer} dictionaries once per source id. A file whose rows do not ascend fails the scan
  * ({@code INVARIANT_VIOLATED}): its declared sort order is wrong, and merging it would be too.
  */
-final class MergeCursor {
+public final class MergeCursor {
   private final ColumnBatchReader reader;
   private final BatchFilter before;
   private final ScanColumns columns;
@@ -44,7 +46,7 @@ final class MergeCursor {
   private String malo;
   private long from;
 
-  MergeCursor(
+  public MergeCursor(
       ColumnBatchReader reader,
       BatchFilter before,
       ScanColumns columns,
@@ -77,7 +79,7 @@ final class MergeCursor {
   }
 
   /** Moves to the first qualifying row at or after the current position; false at the end. */
-  boolean load() {
+  public boolean load() {
     while (batch == null || i >= n) {
       batch = reader.next();
       if (batch == null) {
@@ -87,7 +89,7 @@ final class MergeCursor {
       if (sel.length < batch.size()) {
         sel = new int[batch.size()];
       }
-      n = before.apply(batch, UnitContext.identity(sel, batch.size()), batch.size());
+      n = before.apply(batch, BatchFilter.identity(sel, batch.size()), batch.size());
       i = 0;
       bind(batch);
     }
@@ -108,28 +110,28 @@ final class MergeCursor {
     return true;
   }
 
-  int maloId() {
+  public int maloId() {
     return maloId;
   }
 
-  String malo() {
+  public String malo() {
     return malo;
   }
 
-  long from() {
+  public long from() {
     return from;
   }
 
-  long rowsRead() {
+  public long rowsRead() {
     return rows;
   }
 
-  long rowsDecoded() {
+  public long rowsDecoded() {
     return reader.rowsDecoded();
   }
 
   /** Copies the current row into {@code out} and moves past it. */
-  void copyAndAdvance() {
+  public void copyAndAdvance() {
     int row = sel[i++];
     int target = out.addUnset();
     for (int c = 0; c < kinds.length; c++) {
@@ -204,7 +206,7 @@ final class MergeCursor {
             + " declares the sort order (malo_id, from) but its rows do not ascend");
   }
 
-  void close() {
+  public void close() {
     reader.close();
   }
 }
