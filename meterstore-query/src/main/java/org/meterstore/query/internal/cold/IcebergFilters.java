@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.cold;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -6,6 +6,7 @@ import org.apache.calcite.DataContext;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.meterstore.api.table.ColumnType;
+import org.meterstore.query.internal.exec.ScanSpec;
 import org.meterstore.query.internal.predicate.Pred;
 
 /**

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.exec;
+package org.meterstore.query.internal.cold;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
