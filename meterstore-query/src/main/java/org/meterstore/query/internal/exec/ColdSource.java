@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.exec;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,11 +10,10 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.iceberg.expressions.Expression;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.query.internal.cold.ColdRequest;
+import org.meterstore.query.internal.cold.ColdRows;
 import org.meterstore.query.internal.cold.aggregate.ColdAggregation;
 import org.meterstore.query.internal.cold.filter.ColdPred;
-import org.meterstore.query.internal.exec.RowEnumerable;
-import org.meterstore.query.internal.exec.ScanSource;
-import org.meterstore.query.internal.exec.ScanSpec;
 import org.meterstore.query.internal.predicate.FromRange;
 import org.meterstore.query.internal.predicate.FromRanges;
 import org.meterstore.query.internal.predicate.Pred;

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.exec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package org.meterstore.query.internal.cold;
+package org.meterstore.query.internal.exec;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -6,7 +6,6 @@ import org.apache.calcite.DataContext;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.meterstore.api.table.ColumnType;
-import org.meterstore.query.internal.exec.ScanSpec;
 import org.meterstore.query.internal.predicate.Pred;
 
 /**
