@@ -253,6 +253,15 @@ public final class MeterTable {
   }
 
   /**
+   * State pins for readers outside MeterStore (Spark, Trino): a job pins the state (S, W) it reads
+   * for as long as it runs, and archival waits for it; the CLI's {@code pin}, {@code unpin} and
+   * {@code pins}.
+   */
+  public TablePins pins() {
+    return new TablePins(this);
+  }
+
+  /**
    * Destroys this table in both tiers: the PostgreSQL parent with every partition (attached or
    * detached leftovers), MeterStore's bookkeeping rows for it (registry, leases, pins), and the
    * Iceberg table with its data and metadata files. The only operation that deletes readings;
@@ -272,6 +281,11 @@ public final class MeterTable {
     } finally {
       catalog.forgetColdTable(name());
     }
+  }
+
+  /** The catalog this handle belongs to. */
+  MeterCatalog catalog() {
+    return catalog;
   }
 
   /** The cold table behind this handle, opened once per catalog. */

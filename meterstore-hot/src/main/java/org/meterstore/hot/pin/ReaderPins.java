@@ -77,6 +77,22 @@ public interface ReaderPins {
    */
   void releaseAfter(java.sql.Connection connection, List<Long> ids);
 
+  /**
+   * Pins {@code table}'s two-tier state (S, W) for {@code holder} until released or until {@code
+   * now + ttl}; it also pins the hot window from W up, like a query's pin. The caller must hold the
+   * table's archival lease while it reads S and W and calls this, so that no archival run moves W
+   * in between.
+   *
+   * @param snapshotId the cold snapshot S, or null when the cold table has none
+   * @throws MeterStoreException {@code INVALID_INPUT} for a blank holder or a non-positive ttl;
+   *     {@code STORAGE} when the database is unreachable
+   */
+  StatePin pinState(
+      String table, Long snapshotId, Instant watermark, String holder, Instant now, Duration ttl);
+
+  /** The state pins of {@code table} that have not expired at {@code now}, oldest first. */
+  List<StatePin> statePins(String table, Instant now);
+
   /** The pins of {@code table} that have not expired at {@code now}, oldest first. */
   List<ReaderPin> active(String table, Instant now);
 

@@ -19,6 +19,7 @@ import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.hot.pin.ReaderPin;
+import org.meterstore.hot.pin.StatePin;
 import org.meterstore.maintenance.internal.fault.FaultInjection;
 import org.meterstore.maintenance.internal.fault.FaultPoint;
 import org.meterstore.maintenance.outcome.TableOutcome;
@@ -74,7 +75,19 @@ final class LeasedRun {
       // the floor is recorded at the start too: it repairs one a crash after a commit left behind
       Instant floor = run.watermark().recordCommitted(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
-      share = share.plus(new WindowsStep(run).run(plan, partitions));
+      List<StatePin> held = run.hot().pins().statePins(table.name(), run.now());
+      if (held.isEmpty()) {
+        share = share.plus(new WindowsStep(run).run(plan, partitions));
+      } else if (!plan.windows().isEmpty()) {
+        // a foreign job reads (S, W): moving W would detach partitions it reads from the parent
+        LOG.info(
+            "Archival of {} held by {} state pin(s), the first by {} until {}",
+            table.name(),
+            held.size(),
+            held.get(0).holder(),
+            held.get(0).expiresAt());
+        share = share.plus(RunShare.deferredByLock());
+      }
       if (share.mayContinue()) {
         Instant reclaimFloor = share.floor() != null ? share.floor() : floor;
         share = share.plus(new ReclaimStep(run).run(plan.reclaimable(), commits, reclaimFloor));

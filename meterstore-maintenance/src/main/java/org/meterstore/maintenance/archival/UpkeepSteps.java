@@ -7,6 +7,7 @@ import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.hot.partition.PartitionState;
+import org.meterstore.hot.pin.StatePin;
 import org.meterstore.maintenance.internal.fault.FaultPoint;
 import org.meterstore.maintenance.outcome.CompactionReport;
 import org.slf4j.Logger;
@@ -75,8 +76,9 @@ final class UpkeepSteps {
   }
 
   /**
-   * The archival commits whose partitions are still detached: expiry must keep them, or the
-   * partitions' reclamation finds no digest to re-check and never drops them.
+   * The snapshots expiry must keep: the archival commits whose partitions are still detached (or
+   * the partitions' reclamation finds no digest to re-check and never drops them), and the
+   * snapshots live state pins read.
    */
   private Set<Long> awaitingReclaim() {
     List<ArchivalCommit> commits = run.cold().archivalCommits();
@@ -85,6 +87,12 @@ final class UpkeepSteps {
       if (p.state() != PartitionState.ATTACHED) {
         ReclaimStep.covering(commits, p.lowerBound(), p.upperBound())
             .ifPresent(c -> keep.add(c.snapshotId()));
+      }
+    }
+    // a foreign job pinned the state it reads: its snapshot stays until the pin ends
+    for (StatePin pin : run.hot().pins().statePins(run.name(), run.now())) {
+      if (pin.snapshotId() != null) {
+        keep.add(pin.snapshotId());
       }
     }
     return keep;

@@ -2,9 +2,12 @@ package org.meterstore.maintenance.window;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.snapshot.SnapshotSelector;
+import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.slf4j.Logger;
@@ -41,6 +44,26 @@ public final class TierWatermark {
    */
   public Instant read() {
     return cold.watermarkNotBelow(hot.partitions().committedWatermark(table));
+  }
+
+  /**
+   * The current cold snapshot and its W, read together, W never below the committed watermark.
+   *
+   * @param snapshotId the current snapshot, or null for a table without snapshots
+   * @param watermark W at that snapshot
+   */
+  public record State(Long snapshotId, Instant watermark) {}
+
+  /**
+   * The current state (S, W) with the guard, from one snapshot view.
+   *
+   * @throws MeterStoreException {@code INVARIANT_VIOLATED} when the cold tier's W went back
+   */
+  public State currentState() {
+    SnapshotView view = cold.view(SnapshotSelector.current());
+    Instant w = view.watermarkNotBelow(hot.partitions().committedWatermark(table));
+    OptionalLong id = view.snapshotId();
+    return new State(id.isPresent() ? id.getAsLong() : null, w);
   }
 
   /** Why a caller reads the cold tier's W without the guard: the only three reasons there are. */

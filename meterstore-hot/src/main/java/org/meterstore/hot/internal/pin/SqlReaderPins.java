@@ -22,6 +22,7 @@ import org.meterstore.hot.pin.CatalogEntry;
 import org.meterstore.hot.pin.ReaderPin;
 import org.meterstore.hot.pin.ReaderPins;
 import org.meterstore.hot.pin.ReaderView;
+import org.meterstore.hot.pin.StatePin;
 
 /**
  * Reader pins as rows of {@code <schema>.reader_pins}; every call is one short transaction. Pinning
@@ -254,6 +255,74 @@ public final class SqlReaderPins implements ReaderPins {
                         rs.getTimestamp(2).toInstant(),
                         rs.getTimestamp(3).toInstant(),
                         rs.getTimestamp(4).toInstant()));
+              }
+            }
+            return pins;
+          }
+        });
+  }
+
+  /** The upper bound of a state pin's hot window: every partition from W up. */
+  private static final Instant OPEN_END = Instant.parse("9999-01-01T00:00:00Z");
+
+  @Override
+  public StatePin pinState(
+      String table, Long snapshotId, Instant watermark, String holder, Instant now, Duration ttl) {
+    if (holder == null || holder.isBlank()) {
+      throw MeterStoreException.invalid("pin holder", holder, "a non-blank label");
+    }
+    validate(watermark, OPEN_END, ttl);
+    String sql =
+        "INSERT INTO "
+            + db.qualified("reader_pins")
+            + " (table_name, lower_bound, upper_bound, created_at, expires_at, holder, snapshot_id,"
+            + " watermark) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
+    long id =
+        db.transaction(
+            () -> "Cannot pin the state of " + table,
+            c -> {
+              try (PreparedStatement s = c.prepareStatement(sql)) {
+                bindPin(s, 1, table, watermark, OPEN_END, now, ttl);
+                s.setString(6, holder);
+                if (snapshotId == null) {
+                  s.setNull(7, java.sql.Types.BIGINT);
+                } else {
+                  s.setLong(7, snapshotId);
+                }
+                s.setTimestamp(8, Timestamp.from(watermark));
+                try (ResultSet rs = s.executeQuery()) {
+                  return pinId(rs);
+                }
+              }
+            });
+    return new StatePin(id, table, holder, snapshotId, watermark, now, now.plus(ttl));
+  }
+
+  @Override
+  public List<StatePin> statePins(String table, Instant now) {
+    String sql =
+        "SELECT id, holder, snapshot_id, watermark, created_at, expires_at FROM "
+            + db.qualified("reader_pins")
+            + " WHERE table_name = ? AND expires_at > ? AND holder IS NOT NULL ORDER BY id";
+    return db.transaction(
+        () -> "Cannot list the state pins of " + table,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, table);
+            s.setTimestamp(2, Timestamp.from(now));
+            List<StatePin> pins = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+              while (rs.next()) {
+                long snapshot = rs.getLong(3);
+                pins.add(
+                    new StatePin(
+                        rs.getLong(1),
+                        table,
+                        rs.getString(2),
+                        rs.wasNull() ? null : snapshot,
+                        rs.getTimestamp(4).toInstant(),
+                        rs.getTimestamp(5).toInstant(),
+                        rs.getTimestamp(6).toInstant()));
               }
             }
             return pins;

@@ -39,7 +39,8 @@ public final class Migrations {
           "V004__archival_leases.sql",
           "V005__table_floor.sql",
           "V006__table_resolution.sql",
-          "V007__committed_watermark.sql");
+          "V007__committed_watermark.sql",
+          "V008__state_pins.sql");
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 
