@@ -414,6 +414,53 @@ class CliIT {
     assertThat(dataFiles("strom")).containsExactlyInAnyOrderElementsOf(before);
   }
 
+  /**
+   * A state pin from the command line: {@code pin} prints S, W, id and expiry, {@code pins} lists
+   * it with its holder, {@code unpin} removes it; a bad ttl is refused and pins nothing.
+   */
+  @Test
+  @Order(13)
+  void pinListsAndUnpinsAStatePin() throws Exception {
+    Cli.Run refused =
+        cli.run("pin", "--table", "strom", "--ttl", "8d", "--holder", "job", "--now", LATER);
+    assertThat(refused.code()).as(refused.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(refused.err()).contains("pin ttl");
+
+    Cli.Run pinned =
+        cli.run(
+            "--format",
+            "json",
+            "pin",
+            "--table",
+            "strom",
+            "--ttl",
+            "6h",
+            "--holder",
+            "spark settlement",
+            "--now",
+            LATER);
+    assertThat(pinned.code()).as(pinned.toString()).isZero();
+    long id = pinned.json().get("id").asLong();
+    assertThat(pinned.json().get("holder").asText()).isEqualTo("spark settlement");
+    assertThat(pinned.json().get("expires_at").asText()).isEqualTo("2026-03-25T18:00:00Z");
+    String w = pinned.json().get("watermark").asText();
+    try (MeterCatalog catalog = open()) {
+      assertThat(catalog.table("strom").watermark().toString()).isEqualTo(w);
+    }
+
+    Cli.Run listed = cli.run("--format", "json", "pins", "--now", LATER);
+    assertThat(listed.code()).as(listed.toString()).isZero();
+    JsonNode pins = listed.json().get("pins");
+    assertThat(pins.size()).isEqualTo(1);
+    assertThat(pins.get(0).get("id").asLong()).isEqualTo(id);
+    assertThat(pins.get(0).get("table").asText()).isEqualTo("strom");
+
+    Cli.Run unpinned = cli.run("unpin", "--table", "strom", "--id", Long.toString(id));
+    assertThat(unpinned.code()).as(unpinned.toString()).isZero();
+    Cli.Run none = cli.run("--format", "json", "pins", "--table", "strom", "--now", LATER);
+    assertThat(none.json().get("pins").size()).isZero();
+  }
+
   @Test
   @Order(14)
   void purgeWithAWrongConfirmationTouchesNothing() throws Exception {

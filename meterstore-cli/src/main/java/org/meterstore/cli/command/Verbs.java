@@ -24,6 +24,9 @@ public final class Verbs {
     root.addSubcommand(new TagCommand());
     root.addSubcommand(new UntagCommand());
     root.addSubcommand(new TagsCommand());
+    root.addSubcommand(new PinCommand());
+    root.addSubcommand(new UnpinCommand());
+    root.addSubcommand(new PinsCommand());
     root.addSubcommand(new OrphansCommand());
     root.addSubcommand(new ErasuresCommand());
     root.addSubcommand(new PurgeCommand());
