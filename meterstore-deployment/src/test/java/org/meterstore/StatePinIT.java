@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -70,7 +74,7 @@ class StatePinIT {
   }
 
   @Test
-  void archivalWaitsWhileAPinLivesAndCatchesUpWhenItLapses() {
+  void archivalWaitsWhileAPinLivesAndCatchesUpWhenItLapses() throws SQLException {
     TableDefinition def = table("gehalten", 4);
     try (MeterCatalog catalog = d.catalog(List.of(def), OpenTelemetry.noop())) {
       MeterTable table = catalog.table("gehalten");
@@ -91,6 +95,7 @@ class StatePinIT {
       assertThat(pin.holder()).isEqualTo("spark settlement job");
       assertThat(pin.expiresAt()).isEqualTo(NOW.plus(Duration.ofDays(7)));
       assertThat(table.pins().list(NOW)).containsExactly(pin);
+      assertPinnedInSql(catalog, pin);
 
       // a late correction makes S an older snapshot; due windows, expiry of everything but the
       // newest snapshot: the pinned state stays as it was
@@ -120,6 +125,37 @@ class StatePinIT {
       TableOutcome resumed = catalog.maintenance().runOnce(later).row("gehalten").orElseThrow();
       assertThat(resumed.status()).isEqualTo(Status.ARCHIVED);
       assertThat(table.watermark()).isAfter(w);
+    }
+  }
+
+  /**
+   * {@code "system".pins} shows the pin with the federated query of its state; tables counts it.
+   */
+  private static void assertPinnedInSql(MeterCatalog catalog, StatePin pin) throws SQLException {
+    catalog.refreshSystemTables(NOW);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement()) {
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT \"id\", \"holder\", \"snapshot_id\", \"watermark\", \"spark_sql\","
+                  + " \"trino_sql\" FROM \"system\".\"pins\"")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(pin.id());
+        assertThat(rs.getString(2)).isEqualTo(pin.holder());
+        assertThat(rs.getLong(3)).isEqualTo(pin.snapshotId());
+        assertThat(rs.getTimestamp(4).toInstant()).isEqualTo(pin.watermark());
+        assertThat(rs.getString(5)).contains("VERSION AS OF " + pin.snapshotId());
+        assertThat(rs.getString(6)).contains("FOR VERSION AS OF " + pin.snapshotId());
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT \"state_pins\" FROM \"system\".\"tables\" WHERE \"table\" = '"
+                  + pin.table()
+                  + "'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+      }
     }
   }
 

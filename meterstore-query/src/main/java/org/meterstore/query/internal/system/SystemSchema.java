@@ -39,6 +39,8 @@ public final class SystemSchema extends AbstractSchema {
     tables.put(
         "tags", new SystemRelation("tags", SystemSchema::tagsType, snapshot, SystemSnapshot::tags));
     tables.put(
+        "pins", new SystemRelation("pins", SystemSchema::pinsType, snapshot, SystemSnapshot::pins));
+    tables.put(
         "erasures",
         new SystemRelation(
             "erasures", SystemSchema::erasuresType, snapshot, SystemSnapshot::erasures));
@@ -58,6 +60,25 @@ public final class SystemSchema extends AbstractSchema {
         .add("healthy", SqlTypeName.BOOLEAN)
         .add("committed_watermark", SqlTypeName.TIMESTAMP, 3)
         .nullable(true)
+        .add("state_pins", SqlTypeName.INTEGER)
+        .nullable(false)
+        .build();
+  }
+
+  /** The live state pins, each with the federated query for the state it pins. */
+  private static RelDataType pinsType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("table", SqlTypeName.VARCHAR)
+        .add("id", SqlTypeName.BIGINT)
+        .add("holder", SqlTypeName.VARCHAR)
+        .add("snapshot_id", SqlTypeName.BIGINT)
+        .nullable(true)
+        .add("watermark", SqlTypeName.TIMESTAMP, 3)
+        .nullable(false)
+        .add("created_at", SqlTypeName.TIMESTAMP, 3)
+        .add("expires_at", SqlTypeName.TIMESTAMP, 3)
+        .add("spark_sql", SqlTypeName.VARCHAR)
+        .add("trino_sql", SqlTypeName.VARCHAR)
         .build();
   }
 

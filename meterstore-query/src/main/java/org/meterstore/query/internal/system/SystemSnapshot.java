@@ -16,7 +16,8 @@ public record SystemSnapshot(
     List<Object[]> snapshots,
     List<Object[]> seam,
     List<Object[]> tags,
-    List<Object[]> erasures) {
+    List<Object[]> erasures,
+    List<Object[]> pins) {
 
   /** Copies the lists. */
   public SystemSnapshot {
@@ -27,5 +28,6 @@ public record SystemSnapshot(
     seam = List.copyOf(seam);
     tags = List.copyOf(tags);
     erasures = List.copyOf(erasures);
+    pins = List.copyOf(pins);
   }
 }

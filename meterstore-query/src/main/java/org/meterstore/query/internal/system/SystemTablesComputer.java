@@ -12,6 +12,7 @@ import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.hot.partition.PartitionInfo;
+import org.meterstore.hot.pin.StatePin;
 import org.meterstore.query.internal.state.CatalogRuntime;
 import org.meterstore.query.internal.system.PublishedSql.Dialect;
 import org.slf4j.Logger;
@@ -37,11 +38,15 @@ public final class SystemTablesComputer {
     List<Object[]> snapshots = new ArrayList<>();
     List<Object[]> seam = new ArrayList<>();
     List<Object[]> tags = new ArrayList<>();
+    List<Object[]> pins = new ArrayList<>();
     for (TableDefinition def : rt.tables().values()) {
       SnapshotView current = current(rt, def);
-      tables.add(status(rt, def, now, current == null ? null : current.watermark()));
-      config.addAll(config(rt, def));
       String namespace = rt.cold().identifier(def.name()).namespace().level(0);
+      List<Object[]> tablePins = pins(rt, def, namespace, now);
+      pins.addAll(tablePins);
+      tables.add(
+          status(rt, def, now, current == null ? null : current.watermark(), tablePins.size()));
+      config.addAll(config(rt, def));
       resolution.add(
           new Object[] {
             def.name(),
@@ -63,7 +68,8 @@ public final class SystemTablesComputer {
       }
     }
     List<Object[]> erasures = SubjectTrailRows.compute(rt, now);
-    return new SystemSnapshot(now, tables, config, resolution, snapshots, seam, tags, erasures);
+    return new SystemSnapshot(
+        now, tables, config, resolution, snapshots, seam, tags, erasures, pins);
   }
 
   /**
@@ -79,7 +85,8 @@ public final class SystemTablesComputer {
     }
   }
 
-  private static Object[] status(CatalogRuntime rt, TableDefinition def, Instant now, Instant w) {
+  private static Object[] status(
+      CatalogRuntime rt, TableDefinition def, Instant now, Instant w, int statePins) {
     int hotPartitions = -1;
     int ahead = -1;
     boolean none = false;
@@ -113,7 +120,8 @@ public final class SystemTablesComputer {
       ahead,
       violations,
       healthy,
-      committed == null ? null : committed.toEpochMilli()
+      committed == null ? null : committed.toEpochMilli(),
+      statePins
     };
   }
 
@@ -180,6 +188,37 @@ public final class SystemTablesComputer {
       PublishedSql.federated(def, Dialect.SPARK, namespace, schema, snapshotId, w),
       PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w)
     };
+  }
+
+  /**
+   * The table's live state pins at {@code now}, each with the federated query for its pinned state
+   * (S, W) in each engine's dialect: what a job that holds the pin runs.
+   */
+  private static List<Object[]> pins(
+      CatalogRuntime rt, TableDefinition def, String namespace, Instant now) {
+    List<Object[]> rows = new ArrayList<>();
+    try {
+      String schema = rt.hot().schema();
+      for (StatePin pin : rt.hot().pins().statePins(def.name(), now)) {
+        OptionalLong s =
+            pin.snapshotId() == null ? OptionalLong.empty() : OptionalLong.of(pin.snapshotId());
+        rows.add(
+            new Object[] {
+              def.name(),
+              pin.id(),
+              pin.holder(),
+              pin.snapshotId(),
+              pin.watermark().toEpochMilli(),
+              pin.createdAt().toEpochMilli(),
+              pin.expiresAt().toEpochMilli(),
+              PublishedSql.federated(def, Dialect.SPARK, namespace, schema, s, pin.watermark()),
+              PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, s, pin.watermark())
+            });
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot list the state pins of {}: {}", def.name(), e.toString());
+    }
+    return rows;
   }
 
   private static List<Object[]> snapshots(CatalogRuntime rt, TableDefinition def) {
