@@ -150,6 +150,16 @@ class StatePinIT {
       }
       try (ResultSet rs =
           s.executeQuery(
+              "SELECT \"servable\", \"unservable_reason\" FROM \"system\".\"seam\" WHERE"
+                  + " \"table\" = '"
+                  + pin.table()
+                  + "'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getBoolean(1)).isTrue();
+        assertThat(rs.getString(2)).isNull();
+      }
+      try (ResultSet rs =
+          s.executeQuery(
               "SELECT \"state_pins\" FROM \"system\".\"tables\" WHERE \"table\" = '"
                   + pin.table()
                   + "'")) {
@@ -193,7 +203,7 @@ class StatePinIT {
   }
 
   @Test
-  void aPinIsRefusedAndWritesNothingWhenItCannotBeServedOrArchivalRuns() {
+  void aPinIsRefusedAndWritesNothingWhenItCannotBeServedOrArchivalRuns() throws SQLException {
     TableDefinition def = table("verweigert", 3);
     try (MeterCatalog catalog = d.catalog(List.of(def), OpenTelemetry.noop())) {
       MeterTable table = catalog.table("verweigert");
@@ -227,6 +237,18 @@ class StatePinIT {
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
           .hasMessageContaining(first.name());
       assertThat(table.pins().list(NOW)).isEmpty();
+      // and the seam says so in a column a job can check, without a hand-run catalog query
+      catalog.refreshSystemTables(NOW);
+      try (Connection c = catalog.connection();
+          Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT \"servable\", \"unservable_reason\" FROM \"system\".\"seam\""
+                      + " WHERE \"table\" = 'verweigert'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getBoolean(1)).isFalse();
+        assertThat(rs.getString(2)).contains(first.name(), "DETACHED");
+      }
     }
   }
 }

@@ -103,6 +103,9 @@ public final class SystemSchema extends AbstractSchema {
         .nullable(true)
         .add("trino_sql", SqlTypeName.VARCHAR)
         .nullable(true)
+        .add("servable", SqlTypeName.BOOLEAN)
+        .add("unservable_reason", SqlTypeName.VARCHAR)
+        .nullable(true)
         .build();
   }
 

@@ -167,18 +167,31 @@ public final class SystemTablesComputer {
   /**
    * The table's seam: the current snapshot S, its W, and the federated query at S for each engine.
    * S and W come from one read of the snapshot, so they belong together; a table whose cold tier
-   * cannot be read has nulls and no SQL.
+   * cannot be read has nulls and no SQL. {@code servable} is false, with the reason, when the
+   * federated query would miss readings: a partition from W up is detached or pending detach, so
+   * the hot parent does not show its rows (or the partitions cannot be listed).
    */
   private static Object[] seam(
       CatalogRuntime rt, TableDefinition def, String namespace, SnapshotView view) {
     String hotTable = rt.hot().schema() + "." + def.name();
     String coldTable = rt.cold().identifier(def.name()).toString();
     if (view == null) {
-      return new Object[] {def.name(), null, null, coldTable, hotTable, null, null};
+      return new Object[] {
+        def.name(),
+        null,
+        null,
+        coldTable,
+        hotTable,
+        null,
+        null,
+        false,
+        "the cold tier cannot be read"
+      };
     }
     OptionalLong snapshotId = view.snapshotId();
     Instant w = view.watermark();
     String schema = rt.hot().schema();
+    String unservable = unservable(rt, def, w);
     return new Object[] {
       def.name(),
       snapshotId.isPresent() ? snapshotId.getAsLong() : null,
@@ -186,8 +199,28 @@ public final class SystemTablesComputer {
       coldTable,
       hotTable,
       PublishedSql.federated(def, Dialect.SPARK, namespace, schema, snapshotId, w),
-      PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w)
+      PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w),
+      unservable == null,
+      unservable
     };
+  }
+
+  /** Why the federated query at W would miss readings of the hot parent, or null. */
+  private static String unservable(CatalogRuntime rt, TableDefinition def, Instant w) {
+    try {
+      for (PartitionInfo p : rt.hot().partitions().list(def)) {
+        if (!p.isAttached() && p.upperBound().isAfter(w)) {
+          return "partition "
+              + p.name()
+              + " is "
+              + p.state()
+              + " above W: the hot parent does not show its rows until maintenance finishes it";
+        }
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return "the hot partitions cannot be listed: " + e.getMessage();
+    }
   }
 
   /**
