@@ -3,7 +3,6 @@ package org.meterstore.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,9 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +49,9 @@ class DuckDbInteropIT {
   static void build(TestDatabase db) throws Exception {
     store = InteropStore.build(db, warehouse);
     seam = store.seam();
-    files = dataFiles(Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable(), seam);
+    files =
+        ColdFiles.of(
+            Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable(), seam.snapshotId());
     duck = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement s = duck.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
@@ -69,24 +68,8 @@ class DuckDbInteropIT {
     }
   }
 
-  /** The local paths of S's data files; S must have no delete files (the docs' precondition). */
-  private static List<String> dataFiles(Table table, InteropStore.Seam seam) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(seam.snapshotId()).planFiles()) {
-      for (FileScanTask task : tasks) {
-        assertThat(task.deletes()).as("delete files in " + task.file().location()).isEmpty();
-        out.add(Path.of(URI.create(task.file().location())).toString());
-      }
-    }
-    assertThat(out).as("data files of snapshot " + seam.snapshotId()).isNotEmpty();
-    return out;
-  }
-
   private static String readParquet() {
-    return "read_parquet(["
-        + String.join(", ", files.stream().map(f -> "'" + f.replace("'", "''") + "'").toList())
-        + "])";
+    return ColdFiles.readParquet(files);
   }
 
   private static String coldBelowW() {
@@ -100,10 +83,8 @@ class DuckDbInteropIT {
 
   /** The published {@code resolution_sql} with S's files in place of the Iceberg table. */
   private static String resolved() throws SQLException {
-    String sql = store.resolutionSetting("resolution_sql");
-    String table = "\"meterstore\".\"meterstore\".\"" + InteropStore.TABLE + "\"";
-    assertThat(sql).contains(table + " AS \"t\"");
-    return "(" + sql.replace(table, readParquet()) + ")";
+    return ColdFiles.resolvedOver(
+        store.resolutionSetting("resolution_sql"), InteropStore.TABLE, readParquet());
   }
 
   @Test
