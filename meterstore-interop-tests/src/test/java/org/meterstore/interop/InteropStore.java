@@ -194,6 +194,47 @@ public final class InteropStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Pins the table's current state for a job ({@code ttl} three days) and returns the pin's row of
+   * {@code "system".pins}: id, S, W and the federated query of that state for each engine.
+   */
+  public Pinned pin(String holder) throws SQLException {
+    long id = catalog.table(TABLE).pins().pin(java.time.Duration.ofDays(3), holder, now).id();
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        java.sql.PreparedStatement s =
+            c.prepareStatement(
+                "SELECT \"snapshot_id\", \"watermark\", \"spark_sql\", \"trino_sql\" FROM"
+                    + " \"system\".pins WHERE \"id\" = ?")) {
+      s.setLong(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("system.pins has no pin " + id);
+        }
+        return new Pinned(
+            id, rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4));
+      }
+    }
+  }
+
+  /**
+   * Runs the maintenance cycle once a day for {@code days} days after {@link #now()}, and requires
+   * every cycle to leave the table's archival waiting ({@code DEFERRED}: a pin holds it).
+   */
+  public void maintainWhilePinned(int days) {
+    for (int day = 1; day <= days; day++) {
+      Instant cycle = now.plus(java.time.Duration.ofDays(day));
+      var row = catalog.maintenance().runOnce(cycle).row(TABLE).orElseThrow();
+      if (row.status() != org.meterstore.maintenance.outcome.TableOutcome.Status.DEFERRED) {
+        throw new IllegalStateException("cycle " + cycle + " was not held by the pin: " + row);
+      }
+    }
+  }
+
+  /** A state pin as {@code "system".pins} shows it. */
+  public record Pinned(
+      long id, long snapshotId, Instant watermark, String sparkSql, String trinoSql) {}
+
   /** The {@code value} of {@code setting} for the table in {@code "system".resolution}. */
   public String resolutionSetting(String setting) throws SQLException {
     catalog.refreshSystemTables(now);
