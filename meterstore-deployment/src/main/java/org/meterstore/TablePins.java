@@ -16,10 +16,10 @@ import org.meterstore.maintenance.window.TierWatermark;
  * State pins of one table ({@link MeterTable#pins()}), for readers outside MeterStore: a Spark or
  * Trino job that reads the cold table at snapshot S and the hot parent from W up (the federated
  * query of {@code "system".seam}) pins that state for as long as it runs. While the pin lives,
- * archival archives no window of the table (the table's maintenance row says {@code DEFERRED}), so
- * W stays and no partition the job reads is detached or dropped, and snapshot expiry keeps S; the
- * pin lapses on its own at its expiry, so a crashed job cannot hold the table forever. Every
- * process sharing the database sees the pin. Thread-safe; holds no resources of its own.
+ * archival archives no window of the table (the table's maintenance row says {@code HELD}), so W
+ * stays and no partition the job reads is detached or dropped, and snapshot expiry keeps S; the pin
+ * lapses on its own at its expiry, so a crashed job cannot hold the table forever. Every process
+ * sharing the database sees the pin. Thread-safe; holds no resources of its own.
  */
 public final class TablePins {
   /** The longest a pin may be taken for: archival of the table waits while it lives. */

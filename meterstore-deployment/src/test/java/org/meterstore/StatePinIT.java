@@ -110,7 +110,7 @@ class StatePinIT {
               .runOnce(NOW.plus(Duration.ofDays(1)))
               .row("gehalten")
               .orElseThrow();
-      assertThat(held.status()).isEqualTo(Status.DEFERRED);
+      assertThat(held.status()).isEqualTo(Status.HELD);
       assertThat(held.counts().snapshotsExpired()).isPositive();
       assertThat(held.counts().windowsArchived()).isZero();
       assertThat(table.watermark()).isEqualTo(w);
@@ -191,7 +191,7 @@ class StatePinIT {
       assertThat(pin.snapshotId()).isNull();
       assertThat(pin.watermark()).isEqualTo(Instant.EPOCH);
       assertThat(catalog.maintenance().runOnce(NOW).row("freigabe").orElseThrow().status())
-          .isEqualTo(Status.DEFERRED);
+          .isEqualTo(Status.HELD);
 
       table.pins().release(pin.id());
       table.pins().release(pin.id());

@@ -219,13 +219,13 @@ public final class InteropStore implements AutoCloseable {
 
   /**
    * Runs the maintenance cycle once a day for {@code days} days after {@link #now()}, and requires
-   * every cycle to leave the table's archival waiting ({@code DEFERRED}: a pin holds it).
+   * every cycle to leave the table's archival waiting ({@code HELD}: a pin holds it).
    */
   public void maintainWhilePinned(int days) {
     for (int day = 1; day <= days; day++) {
       Instant cycle = now.plus(java.time.Duration.ofDays(day));
       var row = catalog.maintenance().runOnce(cycle).row(TABLE).orElseThrow();
-      if (row.status() != org.meterstore.maintenance.outcome.TableOutcome.Status.DEFERRED) {
+      if (row.status() != org.meterstore.maintenance.outcome.TableOutcome.Status.HELD) {
         throw new IllegalStateException("cycle " + cycle + " was not held by the pin: " + row);
       }
     }

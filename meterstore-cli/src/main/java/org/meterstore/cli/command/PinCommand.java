@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
       "",
       "Pin the current cold snapshot S and watermark W of --table for --holder until --ttl has",
       "passed or the pin is removed (meterstore unpin). While it lives, archival archives no window",
-      "of the table (its maintenance row says DEFERRED) and snapshot expiry keeps S, so a job that",
+      "of the table (its maintenance row says HELD) and snapshot expiry keeps S, so a job that",
       "reads S and the hot tier from W up gets the same readings however long it runs. Refused",
       "(nothing pinned) while archival holds the table (exit 75: try again) or when a partition",
       "above W is detached or pending detach (run maintenance first)."

@@ -40,6 +40,9 @@ final class LeasedRun {
   private final RunContext run;
   private RunShare share = RunShare.NONE;
 
+  /** Whether a state pin held this run's windows back. */
+  private boolean held;
+
   LeasedRun(
       HotStore hot,
       ColdTable cold,
@@ -75,18 +78,18 @@ final class LeasedRun {
       // the floor is recorded at the start too: it repairs one a crash after a commit left behind
       Instant floor = run.watermark().recordCommitted(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
-      List<StatePin> held = run.hot().pins().statePins(table.name(), run.now());
-      if (held.isEmpty()) {
+      List<StatePin> pins = run.hot().pins().statePins(table.name(), run.now());
+      if (pins.isEmpty()) {
         share = share.plus(new WindowsStep(run).run(plan, partitions));
       } else if (!plan.windows().isEmpty()) {
         // a foreign job reads (S, W): moving W would detach partitions it reads from the parent
         LOG.info(
             "Archival of {} held by {} state pin(s), the first by {} until {}",
             table.name(),
-            held.size(),
-            held.get(0).holder(),
-            held.get(0).expiresAt());
-        share = share.plus(RunShare.deferredByLock());
+            pins.size(),
+            pins.get(0).holder(),
+            pins.get(0).expiresAt());
+        held = true;
       }
       if (share.mayContinue()) {
         Instant reclaimFloor = share.floor() != null ? share.floor() : floor;
@@ -120,6 +123,8 @@ final class LeasedRun {
       status = Status.LEASE_CONTENDED;
     } else if (share.deferred()) {
       status = Status.DEFERRED;
+    } else if (held) {
+      status = Status.HELD;
     } else {
       status = share.windows() > 0 ? Status.ARCHIVED : Status.NOTHING_DUE;
     }

@@ -88,7 +88,7 @@ record RunShare(
     return new RunShare(0, 0, 0, 0, 0, report, null, false, false, null);
   }
 
-  /** A lock or a state pin deferred the step. */
+  /** A lock deferred the step. */
   static RunShare deferredByLock() {
     return new RunShare(0, 0, 0, 0, 0, CompactionReport.NONE, null, false, true, null);
   }

@@ -145,6 +145,13 @@ public record TableOutcome(
      */
     DEFERRED,
     /**
+     * A state pin (a Spark or Trino job reading the table at a pinned snapshot and W) holds the
+     * table's archival: no window was archived, W stays until the pin is released or lapses;
+     * reclamation, compaction and expiry (which keeps the pinned snapshot) still ran. Benign; see
+     * {@code meterstore pins}.
+     */
+    HELD,
+    /**
      * Another session holds the table's lease, or the lease was lost during the run (its session
      * ended) before a commit: this run changed nothing that a later run does not finish. Benign.
      */
