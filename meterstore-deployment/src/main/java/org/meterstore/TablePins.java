@@ -57,8 +57,13 @@ public final class TablePins {
           "pin holder", holder, "a non-blank label of at most " + MAX_HOLDER + " characters");
     }
     HotStore hot = table.catalog().hotStore();
+    String leaseHolder = "meterstore pin: " + holder;
     Optional<ArchivalLease> lease =
-        hot.archival().tryLease(table.definition(), "meterstore pin: " + holder, now);
+        hot.archival()
+            .tryLease(
+                table.definition(),
+                leaseHolder.substring(0, Math.min(leaseHolder.length(), MAX_HOLDER)),
+                now);
     if (lease.isEmpty()) {
       throw new MeterStoreException(
           ErrorKind.LOCK_TIMEOUT,

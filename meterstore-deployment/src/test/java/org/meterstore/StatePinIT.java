@@ -187,7 +187,10 @@ class StatePinIT {
     TableDefinition def = table("freigabe", 3);
     try (MeterCatalog catalog = d.catalog(List.of(def), OpenTelemetry.noop())) {
       MeterTable table = catalog.table("freigabe");
-      StatePin pin = table.pins().pin(Duration.ofHours(6), "trino report", NOW);
+      // the longest holder a pin takes (its lease label is cut to the lease's limit)
+      String holder = "trino report " + "x".repeat(187);
+      StatePin pin = table.pins().pin(Duration.ofHours(6), holder, NOW);
+      assertThat(pin.holder()).hasSize(200);
       assertThat(pin.snapshotId()).isNull();
       assertThat(pin.watermark()).isEqualTo(Instant.EPOCH);
       assertThat(catalog.maintenance().runOnce(NOW).row("freigabe").orElseThrow().status())
