@@ -99,20 +99,21 @@ public final class TablePins {
   }
 
   private void requireServable(HotStore hot, Instant w) {
-    for (PartitionInfo p : hot.partitions().list(table.definition())) {
-      if (!p.isAttached() && p.upperBound().isAfter(w)) {
-        throw MeterStoreException.invalid(
-            "pin of " + table.name(),
-            p.name(),
-            "a state the federated query can serve: partition "
-                + p.name()
-                + " is "
-                + p.state()
-                + " above W "
-                + w
-                + ", so the hot parent would not show its rows; run maintenance first (it"
-                + " finishes the detach and archives the window)");
-      }
+    Optional<PartitionInfo> hidden =
+        PartitionInfo.hiddenFromParent(hot.partitions().list(table.definition()), w);
+    if (hidden.isPresent()) {
+      PartitionInfo p = hidden.get();
+      throw MeterStoreException.invalid(
+          "pin of " + table.name(),
+          p.name(),
+          "a state the federated query can serve: partition "
+              + p.name()
+              + " is "
+              + p.state()
+              + " above W "
+              + w
+              + ", so the hot parent would not show its rows; run maintenance first (it"
+              + " finishes the detach and archives the window)");
     }
   }
 }

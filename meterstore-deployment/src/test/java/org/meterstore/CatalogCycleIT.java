@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,8 +32,6 @@ import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.ReferenceModel;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * The loop over a catalog: a quarantined table becomes a row while the others archive; a month of
@@ -306,13 +303,6 @@ class CatalogCycleIT {
 
   /** A table with {@code days} Berlin days of two meters from 1 March 2026. */
   private static TableDefinition table(String name, int days) {
-    TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
-    d.create(List.of(table), WRITTEN);
-    d.write(
-        table,
-        new Workload(2, LocalDate.of(2026, 3, 1), days, 0, 0.02, 0.0, days),
-        new ReferenceModel(table),
-        WRITTEN);
-    return table;
+    return d.withDaysOfReadings(name, days, LAG, WRITTEN);
   }
 }

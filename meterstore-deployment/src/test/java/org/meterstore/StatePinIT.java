@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.Period;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +33,6 @@ import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.maintenance.outcome.TableOutcome.Status;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.ReferenceModel;
 import org.meterstore.testing.workload.Workload;
 
 /**
@@ -63,14 +61,7 @@ class StatePinIT {
   }
 
   private static TableDefinition table(String name, int days) {
-    TableDefinition table = CatalogFixture.table(name, LAG, Duration.ZERO);
-    d.create(List.of(table), WRITTEN);
-    d.write(
-        table,
-        new Workload(2, LocalDate.of(2026, 3, 1), days, 0, 0.02, 0.0, days),
-        new ReferenceModel(table),
-        WRITTEN);
-    return table;
+    return d.withDaysOfReadings(name, days, LAG, WRITTEN);
   }
 
   @Test

@@ -1,6 +1,8 @@
 package org.meterstore.hot.partition;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * One of a hot table's partitions, attached or not.
@@ -18,5 +20,17 @@ public record PartitionInfo(
   /** Whether queries and writes through the parent see this partition. */
   public boolean isAttached() {
     return state == PartitionState.ATTACHED;
+  }
+
+  /**
+   * The first of {@code partitions} that reaches to or above {@code w} but is not attached
+   * (detached, or pending detach), or empty: a query on the parent from {@code w} up would miss its
+   * rows. What a foreign engine's federated query (and a state pin) cannot serve.
+   */
+  public static Optional<PartitionInfo> hiddenFromParent(
+      List<PartitionInfo> partitions, Instant w) {
+    return partitions.stream()
+        .filter(p -> !p.isAttached() && p.upperBound().isAfter(w))
+        .findFirst();
   }
 }

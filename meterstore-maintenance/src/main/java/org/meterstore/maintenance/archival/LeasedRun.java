@@ -101,7 +101,7 @@ final class LeasedRun {
         share = share.plus(upkeep.compact());
       }
       if (expireSnapshots && !share.leaseLost()) {
-        share = share.plus(upkeep.expire());
+        share = share.plus(upkeep.expire(pins));
       }
       w = run.watermark().read();
       below =

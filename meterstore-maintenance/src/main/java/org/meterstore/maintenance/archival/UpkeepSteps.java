@@ -64,12 +64,16 @@ final class UpkeepSteps {
     return RunShare.compacted(report);
   }
 
-  /** Expires snapshots by the table's retention, keeping those partitions still await. */
-  RunShare expire() {
+  /**
+   * Expires snapshots by the table's retention, keeping those partitions still await and those
+   * {@code pins} read. The pins are the ones the run read under its lease: no pin can be taken
+   * while the lease is held.
+   */
+  RunShare expire(List<StatePin> pins) {
     int expired =
         run.cold()
             .expireSnapshots(
-                run.now(), run.settings().expiryPolicy(run.table().policy()), awaitingReclaim())
+                run.now(), run.settings().expiryPolicy(run.table().policy()), kept(pins))
             .expiredSnapshotIds()
             .size();
     return RunShare.expired(expired);
@@ -80,7 +84,7 @@ final class UpkeepSteps {
    * the partitions' reclamation finds no digest to re-check and never drops them), and the
    * snapshots live state pins read.
    */
-  private Set<Long> awaitingReclaim() {
+  private Set<Long> kept(List<StatePin> pins) {
     List<ArchivalCommit> commits = run.cold().archivalCommits();
     Set<Long> keep = new HashSet<>();
     for (PartitionInfo p : run.hot().partitions().list(run.table())) {
@@ -90,7 +94,7 @@ final class UpkeepSteps {
       }
     }
     // a foreign job pinned the state it reads: its snapshot stays until the pin ends
-    for (StatePin pin : run.hot().pins().statePins(run.name(), run.now())) {
+    for (StatePin pin : pins) {
       if (pin.snapshotId() != null) {
         keep.add(pin.snapshotId());
       }

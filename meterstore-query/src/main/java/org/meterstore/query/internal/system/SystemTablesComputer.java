@@ -44,8 +44,15 @@ public final class SystemTablesComputer {
       String namespace = rt.cold().identifier(def.name()).namespace().level(0);
       List<Object[]> tablePins = pins(rt, def, namespace, now);
       pins.addAll(tablePins);
+      List<PartitionInfo> partitions = partitions(rt, def);
       tables.add(
-          status(rt, def, now, current == null ? null : current.watermark(), tablePins.size()));
+          status(
+              rt,
+              def,
+              now,
+              current == null ? null : current.watermark(),
+              partitions,
+              tablePins.size()));
       config.addAll(config(rt, def));
       resolution.add(
           new Object[] {
@@ -60,7 +67,7 @@ public final class SystemTablesComputer {
             PublishedSql.resolution(def, Dialect.SPARK, coldTable(namespace, def))
           });
       resolution.add(new Object[] {def.name(), "balancing_day_column", "balancing_day"});
-      seam.add(seam(rt, def, namespace, current));
+      seam.add(seam(rt, def, namespace, current, partitions));
       if (current != null) {
         // an unreadable cold tier was logged once above; its history would fail the same way
         snapshots.addAll(snapshots(rt, def));
@@ -85,19 +92,31 @@ public final class SystemTablesComputer {
     }
   }
 
+  /** The table's hot partitions, listed once per refresh; null when they cannot be listed. */
+  private static List<PartitionInfo> partitions(CatalogRuntime rt, TableDefinition def) {
+    try {
+      return rt.hot().partitions().list(def);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot enumerate the partitions of {}: {}", def.name(), e.toString());
+      return null;
+    }
+  }
+
   private static Object[] status(
-      CatalogRuntime rt, TableDefinition def, Instant now, Instant w, int statePins) {
+      CatalogRuntime rt,
+      TableDefinition def,
+      Instant now,
+      Instant w,
+      List<PartitionInfo> all,
+      int statePins) {
     int hotPartitions = -1;
     int ahead = -1;
     boolean none = false;
-    try {
-      List<PartitionInfo> all = rt.hot().partitions().list(def);
+    if (all != null) {
       none = all.isEmpty();
       List<PartitionInfo> attached = all.stream().filter(PartitionInfo::isAttached).toList();
       hotPartitions = attached.size();
       ahead = (int) attached.stream().filter(p -> p.upperBound().isAfter(now)).count();
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot enumerate the partitions of {}: {}", def.name(), e.toString());
     }
     long violations = -1;
     if (w != null && hotPartitions >= 0) {
@@ -172,7 +191,11 @@ public final class SystemTablesComputer {
    * the hot parent does not show its rows (or the partitions cannot be listed).
    */
   private static Object[] seam(
-      CatalogRuntime rt, TableDefinition def, String namespace, SnapshotView view) {
+      CatalogRuntime rt,
+      TableDefinition def,
+      String namespace,
+      SnapshotView view,
+      List<PartitionInfo> partitions) {
     String hotTable = rt.hot().schema() + "." + def.name();
     String coldTable = rt.cold().identifier(def.name()).toString();
     if (view == null) {
@@ -191,7 +214,7 @@ public final class SystemTablesComputer {
     OptionalLong snapshotId = view.snapshotId();
     Instant w = view.watermark();
     String schema = rt.hot().schema();
-    String unservable = unservable(rt, def, w);
+    String unservable = unservable(partitions, w);
     return new Object[] {
       def.name(),
       snapshotId.isPresent() ? snapshotId.getAsLong() : null,
@@ -206,21 +229,20 @@ public final class SystemTablesComputer {
   }
 
   /** Why the federated query at W would miss readings of the hot parent, or null. */
-  private static String unservable(CatalogRuntime rt, TableDefinition def, Instant w) {
-    try {
-      for (PartitionInfo p : rt.hot().partitions().list(def)) {
-        if (!p.isAttached() && p.upperBound().isAfter(w)) {
-          return "partition "
-              + p.name()
-              + " is "
-              + p.state()
-              + " above W: the hot parent does not show its rows until maintenance finishes it";
-        }
-      }
-      return null;
-    } catch (RuntimeException e) {
-      return "the hot partitions cannot be listed: " + e.getMessage();
+  private static String unservable(List<PartitionInfo> partitions, Instant w) {
+    if (partitions == null) {
+      return "the hot partitions cannot be listed";
     }
+    return PartitionInfo.hiddenFromParent(partitions, w)
+        .map(
+            p ->
+                "partition "
+                    + p.name()
+                    + " is "
+                    + p.state()
+                    + " above W: the hot parent does not show its rows until maintenance finishes"
+                    + " it")
+        .orElse(null);
   }
 
   /**
