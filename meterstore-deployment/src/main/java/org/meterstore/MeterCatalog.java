@@ -18,6 +18,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.ColdStore;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.cold.view.ResolvedView;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.subject.Subjects;
@@ -29,6 +30,7 @@ import org.meterstore.maintenance.MaintenanceBuilder;
 import org.meterstore.maintenance.MaintenanceOutcome;
 import org.meterstore.maintenance.WallClock;
 import org.meterstore.query.QueryEngine;
+import org.meterstore.query.ResolvedViews;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,6 +148,16 @@ public final class MeterCatalog implements AutoCloseable {
         throw MeterStoreException.invalid("tables", t.name(), "each table name once");
       }
     }
+    for (TableDefinition t : copy) {
+      if (names.contains(t.name() + ResolvedView.SUFFIX)) {
+        throw MeterStoreException.invalid(
+            "tables",
+            t.name() + ResolvedView.SUFFIX,
+            "no table named after another table's resolved view (" + t.name() + "'s view)");
+      }
+    }
+    // each table's resolved view is published in the Iceberg catalog after every commit
+    cold.publishViews(new ResolvedViews(hot, cold.config().namespace()));
     return new MeterCatalog(hot, cold, copy, otel, clock, owned, detachMode);
   }
 

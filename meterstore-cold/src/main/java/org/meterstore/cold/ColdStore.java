@@ -10,6 +10,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
@@ -27,8 +28,11 @@ import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.drift.SchemaDrift;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.snapshot.PlannedFiles;
+import org.meterstore.cold.internal.view.ViewPublisher;
 import org.meterstore.cold.scan.FooterCache;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.cold.view.ResolvedView;
+import org.meterstore.cold.view.ResolvedViewSql;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,9 @@ public final class ColdStore implements AutoCloseable {
   private final CommitCounter counter;
   private final StoreProbe probe;
   private final FooterCache footers;
+
+  /** Renders the resolved views' SQL; null while this store publishes none. */
+  private volatile ResolvedViewSql viewSql;
 
   /** The files of the snapshots queries planned, shared by every table of this store. */
   private final PlannedFiles plannedFiles;
@@ -80,6 +87,17 @@ public final class ColdStore implements AutoCloseable {
     ColdStore store = new ColdStore(config, catalog, owns, otel);
     store.ensureNamespace();
     return store;
+  }
+
+  /**
+   * Publishes each table's resolved view ({@code <table>_current}) with the SQL {@code sql}
+   * renders, after every commit from now on and whenever maintenance asks ({@link
+   * ColdTable#resolvedView()}). The deployment calls this once, before its tables are used; a store
+   * used without it publishes no views. Catalogs that keep no views (not an Iceberg {@link
+   * ViewCatalog}) publish none either.
+   */
+  public void publishViews(ResolvedViewSql sql) {
+    this.viewSql = Objects.requireNonNull(sql, "sql");
   }
 
   /** The configuration this store was opened with. */
@@ -169,7 +187,16 @@ public final class ColdStore implements AutoCloseable {
     } else {
       LOG.warn("Cold table {} is quarantined: {}", definition.name(), drift.reasons());
     }
-    return new IcebergColdTable(access, definition, settings(), counter, plannedFiles, footers);
+    ResolvedView view = ResolvedView.NONE;
+    ResolvedViewSql sql = viewSql;
+    if (sql != null && catalog instanceof ViewCatalog views) {
+      ViewPublisher publisher =
+          new ViewPublisher(views, access, definition, sql, CatalogFactory.CATALOG_NAME);
+      access.afterCommit(publisher::publish);
+      view = publisher;
+    }
+    return new IcebergColdTable(
+        access, definition, settings(), counter, plannedFiles, footers, view);
   }
 
   private WriteSettings settings() {
@@ -230,8 +257,8 @@ public final class ColdStore implements AutoCloseable {
 
   /**
    * Drops {@code tableName}'s cold table from the catalog and deletes its data, manifest and
-   * metadata files (Iceberg's drop with purge). Readers holding the table's old snapshots fail from
-   * then on. Idempotent.
+   * metadata files (Iceberg's drop with purge), and drops its resolved view first. Readers holding
+   * the table's old snapshots fail from then on. Idempotent.
    *
    * @return whether the catalog had the table
    * @throws MeterStoreException {@code STORAGE} when the catalog or the file store fails (run it
@@ -240,6 +267,12 @@ public final class ColdStore implements AutoCloseable {
   public boolean purgeTable(String tableName) {
     TableIdentifier id = identifier(tableName);
     try {
+      // the resolved view names the table: it goes first, so no view outlives its table
+      TableIdentifier view = identifier(tableName + ResolvedView.SUFFIX);
+      if (catalog instanceof ViewCatalog views && viewExists(views, view)) {
+        views.dropView(view);
+        LOG.warn("Dropped view {} of purged table {}", view, tableName);
+      }
       if (!catalog.tableExists(id)) {
         return false;
       }
@@ -249,6 +282,15 @@ public final class ColdStore implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot purge cold table " + tableName + ": " + e, e);
+    }
+  }
+
+  /** Whether {@code id} is a view; false for a catalog (a REST server) that keeps no views. */
+  private static boolean viewExists(ViewCatalog views, TableIdentifier id) {
+    try {
+      return views.viewExists(id);
+    } catch (UnsupportedOperationException e) {
+      return false;
     }
   }
 

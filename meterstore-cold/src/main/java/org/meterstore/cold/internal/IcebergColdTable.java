@@ -55,6 +55,7 @@ import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
 import org.meterstore.cold.table.CatalogRow;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.cold.view.ResolvedView;
 
 /**
  * The {@link ColdTable} over one Iceberg table: it wires the protocol classes together and owns
@@ -68,6 +69,7 @@ public final class IcebergColdTable implements ColdTable {
   private final CommitCounter counter;
   private final PlannedFiles planned;
   private final FooterCache footers;
+  private final ResolvedView resolvedView;
 
   /** The cold table behind {@code access}, planning and reading without caches. */
   public IcebergColdTable(
@@ -90,6 +92,21 @@ public final class IcebergColdTable implements ColdTable {
       CommitCounter counter,
       PlannedFiles planned,
       FooterCache footers) {
+    this(access, definition, settings, counter, planned, footers, ResolvedView.NONE);
+  }
+
+  /**
+   * As above, with the table's {@link ResolvedView} (published after every commit by the store).
+   */
+  public IcebergColdTable(
+      TableAccess access,
+      TableDefinition definition,
+      WriteSettings settings,
+      CommitCounter counter,
+      PlannedFiles planned,
+      FooterCache footers,
+      ResolvedView resolvedView) {
+    this.resolvedView = resolvedView;
     this.planned = planned;
     this.footers = footers;
     this.access = access;
@@ -174,6 +191,11 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public Optional<CatalogRow> catalogRow() {
     return access.catalogRow();
+  }
+
+  @Override
+  public ResolvedView resolvedView() {
+    return resolvedView;
   }
 
   @Override

@@ -25,6 +25,7 @@ import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.snapshot.SnapshotSelector;
 import org.meterstore.cold.snapshot.SnapshotTag;
 import org.meterstore.cold.snapshot.SnapshotView;
+import org.meterstore.cold.view.ResolvedView;
 
 /**
  * One MeterStore table's cold tier: an Iceberg table (format v2, Parquet) whose snapshots carry the
@@ -139,6 +140,14 @@ public interface ColdTable {
 
   /** This table's row in Iceberg's JDBC catalog; empty when another kind of catalog holds it. */
   java.util.Optional<CatalogRow> catalogRow();
+
+  /**
+   * The table's resolved view in the catalog ({@code <table>_current}), published after every
+   * commit that lands; {@link ResolvedView#NONE} when the store publishes no views.
+   */
+  default ResolvedView resolvedView() {
+    return ResolvedView.NONE;
+  }
 
   /**
    * Writes one archival window as Parquet files and commits them in one snapshot that moves W to

@@ -14,6 +14,7 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.cold.view.PublishResult;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.partition.PartitionInfo;
@@ -90,6 +91,12 @@ final class LeasedRun {
             pins.get(0).holder(),
             pins.get(0).expiresAt());
         held = true;
+      }
+      // the resolved view reads the current state before anything it named can be reclaimed
+      PublishResult view = run.cold().resolvedView().publish(run.now());
+      if (!view.current()) {
+        LOG.warn(
+            "Resolved view of {} stays at its earlier state: {}", table.name(), view.message());
       }
       if (share.mayContinue()) {
         Instant reclaimFloor = share.floor() != null ? share.floor() : floor;

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Step 7 of {@link Archiver}: drops the reclaimable partitions whose covering archival commit still
  * matches them. A partition is kept while the hot floor does not cover it, while its covering
- * commit is unknown (expired from the metadata), or when its digest differs from the commit's (the
- * run's failure then, and the partition stays detached until an operator resolves it).
+ * commit is unknown (expired from the metadata), while a version of the table's resolved view read
+ * within the reader grace names it, or when its digest differs from the commit's (the run's failure
+ * then, and the partition stays detached until an operator resolves it).
  */
 final class ReclaimStep {
   private static final Logger LOG = LoggerFactory.getLogger(ReclaimStep.class);
@@ -50,6 +51,14 @@ final class ReclaimStep {
     }
     if (!run.lease().isHeld()) {
       return RunShare.leaseGone();
+    }
+    if (!run.cold()
+        .resolvedView()
+        .releases(p.to(), run.now(), run.table().policy().readerGrace())) {
+      LOG.info(
+          "Keeping {}: a version of the resolved view read within the reader grace names it",
+          p.name());
+      return RunShare.NONE;
     }
     ContentDigest committed =
         covering(commits, p.from(), p.to()).map(ArchivalCommit::digest).orElse(null);

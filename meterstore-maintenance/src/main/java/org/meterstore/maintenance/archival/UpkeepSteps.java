@@ -81,8 +81,9 @@ final class UpkeepSteps {
 
   /**
    * The snapshots expiry must keep: the archival commits whose partitions are still detached (or
-   * the partitions' reclamation finds no digest to re-check and never drops them), and the
-   * snapshots live state pins read.
+   * the partitions' reclamation finds no digest to re-check and never drops them), the snapshots
+   * the resolved view's versions read within the reader grace, and the snapshots live state pins
+   * read.
    */
   private Set<Long> kept(List<StatePin> pins) {
     List<ArchivalCommit> commits = run.cold().archivalCommits();
@@ -93,6 +94,9 @@ final class UpkeepSteps {
             .ifPresent(c -> keep.add(c.snapshotId()));
       }
     }
+    // the resolved view's versions a reader may still be reading (its current one among them)
+    keep.addAll(
+        run.cold().resolvedView().snapshotsInUse(run.now(), run.table().policy().readerGrace()));
     // a foreign job pinned the state it reads: its snapshot stays until the pin ends
     for (StatePin pin : pins) {
       if (pin.snapshotId() != null) {

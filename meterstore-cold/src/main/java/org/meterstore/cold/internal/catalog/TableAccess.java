@@ -1,8 +1,10 @@
 package org.meterstore.cold.internal.catalog;
 
+import java.time.Instant;
 import java.util.Deque;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseTable;
@@ -34,6 +36,7 @@ public final class TableAccess {
   private final TableIdentifier identifier;
   private final String tableName;
   private volatile UnaryOperator<TableOperations> decorator;
+  private volatile Consumer<Instant> afterCommit;
 
   /**
    * Loaded tables kept for {@link #read}, most recently used first: one per concurrent reader, at
@@ -64,6 +67,22 @@ public final class TableAccess {
   /** The Iceberg identifier. */
   public TableIdentifier identifier() {
     return identifier;
+  }
+
+  /**
+   * What runs after every commit to this table lands ({@link #landed}), given the committer's
+   * {@code now}: the resolved view's publish. It must not throw; null runs nothing.
+   */
+  public void afterCommit(Consumer<Instant> action) {
+    this.afterCommit = action;
+  }
+
+  /** Called by the commit loop once a commit landed; runs {@link #afterCommit}'s action. */
+  public void landed(Instant now) {
+    Consumer<Instant> action = afterCommit;
+    if (action != null) {
+      action.accept(now);
+    }
   }
 
   /** Wraps the operations of every table loaded from now on; null removes the wrapper. */

@@ -205,7 +205,7 @@ public final class CommitLoop {
       if (unknown != null) {
         Snapshot late = chain.findCommit(base, commitId, since);
         if (late != null) {
-          return unknown.landed().result(late, attempt - 1, true);
+          return landed(unknown, late, attempt - 1, true);
         }
       }
       Instant w = WatermarkReader.walk(chain, base, name).watermark();
@@ -231,7 +231,7 @@ public final class CommitLoop {
         counter.record(name, "committed");
         Snapshot landed = find(commitId, since);
         if (landed != null) {
-          return commit.landed().result(landed, attempt, unknown != null);
+          return landed(commit, landed, attempt, unknown != null);
         }
         unknown = commit;
         failure = "committed, but not found when re-read";
@@ -244,7 +244,7 @@ public final class CommitLoop {
         unknown = commit;
         Snapshot learned = find(commitId, since);
         if (learned != null) {
-          return commit.landed().result(learned, attempt, true);
+          return landed(commit, learned, attempt, true);
         }
         failure = "unknown state, not landed when re-read: " + e.getMessage();
       } catch (MeterStoreException e) {
@@ -277,6 +277,16 @@ public final class CommitLoop {
             + lastFailure
             + ")"
             + committer.afterExhausted(unknown != null));
+  }
+
+  /**
+   * {@code commit}'s result once it is found in {@code snapshot}; the table's after-commit action
+   * (the resolved view's publish) runs first, so the view reads the new state when the call
+   * returns.
+   */
+  private <R> R landed(Commit<R> commit, Snapshot snapshot, int attempts, boolean unknownSeen) {
+    access.landed(commit.stamp().archivedAt());
+    return commit.landed().result(snapshot, attempts, unknownSeen);
   }
 
   /** The call's commit in freshly loaded metadata, or null. */

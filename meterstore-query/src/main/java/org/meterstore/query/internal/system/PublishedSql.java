@@ -162,23 +162,88 @@ public final class PublishedSql {
       String hotSchema,
       OptionalLong snapshotId,
       Instant w) {
+    return federated(def, d, namespace, hotSchema, snapshotId, w, List.of());
+  }
+
+  /**
+   * A partition of the hot table read by its own name in the federated query: its rows stay in the
+   * query while it is detached or pending detach (which hides it from the parent).
+   *
+   * @param name the partition's table name in the hot schema
+   * @param lower the first {@code from} it holds, inclusive
+   * @param upper the first {@code from} it no longer holds, exclusive
+   */
+  public record HotPartition(String name, Instant lower, Instant upper) {}
+
+  /**
+   * The federated query with the hot rows from W up read from {@code partitions} by name, and from
+   * the parent only outside their ranges (partitions created later): a detach of a named partition
+   * (pending or done) does not change the answer, only dropping it would. With no partitions, the
+   * hot rows come from the parent alone.
+   */
+  public static String federated(
+      TableDefinition def,
+      Dialect d,
+      String namespace,
+      String hotSchema,
+      OptionalLong snapshotId,
+      Instant w,
+      List<HotPartition> partitions) {
     SqlNode from = identifier(List.of(StandardColumn.FROM.columnName()));
-    SqlNode union =
-        select(
-            columnList(def),
-            identifier(List.of(HOT_CATALOG, hotSchema, def.name())),
-            SqlStdOperatorTable.GREATER_THAN_OR_EQUAL.createCall(POS, from, d.timestamp(w)));
+    SqlNode fromW = SqlStdOperatorTable.GREATER_THAN_OR_EQUAL.createCall(POS, from, d.timestamp(w));
+    SqlNode parentFilter = fromW;
+    List<HotPartition> sorted = new ArrayList<>(partitions);
+    sorted.sort(java.util.Comparator.comparing(HotPartition::lower));
+    for (Instant[] run : runs(sorted)) {
+      SqlNode inRun =
+          SqlStdOperatorTable.AND.createCall(
+              POS,
+              SqlStdOperatorTable.GREATER_THAN_OR_EQUAL.createCall(POS, from, d.timestamp(run[0])),
+              SqlStdOperatorTable.LESS_THAN.createCall(POS, from, d.timestamp(run[1])));
+      parentFilter =
+          SqlStdOperatorTable.AND.createCall(
+              POS, parentFilter, SqlStdOperatorTable.NOT.createCall(POS, inRun));
+    }
+    List<SqlNode> branches = new ArrayList<>();
     if (snapshotId.isPresent()) {
-      SqlNode cold =
+      branches.add(
           select(
               columnList(def),
               d.atSnapshot(
                   identifier(List.of(ICEBERG_CATALOG, namespace, def.name())),
                   snapshotId.getAsLong()),
-              SqlStdOperatorTable.LESS_THAN.createCall(POS, from, d.timestamp(w)));
-      union = SqlStdOperatorTable.UNION_ALL.createCall(POS, cold, union);
+              SqlStdOperatorTable.LESS_THAN.createCall(POS, from, d.timestamp(w))));
+    }
+    for (HotPartition p : sorted) {
+      branches.add(
+          select(columnList(def), identifier(List.of(HOT_CATALOG, hotSchema, p.name())), fromW));
+    }
+    branches.add(
+        select(
+            columnList(def),
+            identifier(List.of(HOT_CATALOG, hotSchema, def.name())),
+            parentFilter));
+    SqlNode union = branches.get(0);
+    for (SqlNode next : branches.subList(1, branches.size())) {
+      union = SqlStdOperatorTable.UNION_ALL.createCall(POS, union, next);
     }
     return d.render(resolved(def, d, union));
+  }
+
+  /** The contiguous ranges {@code [lower, upper)} that {@code sorted} partitions cover. */
+  private static List<Instant[]> runs(List<HotPartition> sorted) {
+    List<Instant[]> runs = new ArrayList<>();
+    for (HotPartition p : sorted) {
+      Instant[] last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+      if (last != null && !p.lower().isAfter(last[1])) {
+        if (p.upper().isAfter(last[1])) {
+          last[1] = p.upper();
+        }
+      } else {
+        runs.add(new Instant[] {p.lower(), p.upper()});
+      }
+    }
+    return runs;
   }
 
   /**
