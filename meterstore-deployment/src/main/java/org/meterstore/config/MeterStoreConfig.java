@@ -58,7 +58,25 @@ public record MeterStoreConfig(
             "Invalid tables[" + i + "].name: '" + tables.get(i).name() + "' (declared twice)");
       }
     }
+    for (int i = 0; i < tables.size(); i++) {
+      String name = tables.get(i).name();
+      if (name.endsWith(VIEW_SUFFIX)
+          && names.contains(name.substring(0, name.length() - VIEW_SUFFIX.length()))) {
+        throw new MeterStoreException(
+            ErrorKind.CONFIG,
+            "Invalid tables["
+                + i
+                + "].name: '"
+                + name
+                + "' (the name of table "
+                + name.substring(0, name.length() - VIEW_SUFFIX.length())
+                + "'s resolved view in the Iceberg catalog; choose another name)");
+      }
+    }
   }
+
+  /** The suffix of a table's resolved view ({@code ResolvedView.SUFFIX}). */
+  private static final String VIEW_SUFFIX = org.meterstore.cold.view.ResolvedView.SUFFIX;
 
   /**
    * Reads {@code file} with the process environment for {@code ${ENV}} interpolation.

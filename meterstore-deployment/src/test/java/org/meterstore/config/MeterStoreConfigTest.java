@@ -282,6 +282,11 @@ class MeterStoreConfigTest {
         ENV,
         "tables[1].name",
         "declared twice");
+    assertConfigError(
+        FULL.replace("name = \"zaehlerstand\"", "name = \"lastgang_current\""),
+        ENV,
+        "tables[1].name",
+        "lastgang's resolved view");
     assertConfigError("data_dir = \"x\"\n", Map.of(), "at least one [[tables]]");
     assertConfigError(
         FULL.replace("url = \"jdbc:postgresql:", "url = \"jdbc:mysql:"),

@@ -231,6 +231,36 @@ public final class InteropStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Detaches the first hot partition from W up, as a pending detach leaves it: the hot parent no
+   * longer shows its rows (the seam's SQL would miss them, so the seam flags it), while the
+   * resolved view reads the partition by name. Returns the partition's name.
+   */
+  public String hideFirstPartitionAboveW() throws SQLException {
+    Instant w = seam().watermark();
+    String name =
+        tiers.hot.partitions().list(table).stream()
+            .filter(p -> !p.lowerBound().isBefore(w))
+            .findFirst()
+            .orElseThrow()
+            .name();
+    tiers.hot.partitions().detach(table, name, org.meterstore.hot.partition.DetachMode.PLAIN);
+    return name;
+  }
+
+  /** {@code "system".seam.servable} for the table, computed at {@link #now()}. */
+  public boolean servable() throws SQLException {
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT \"servable\" FROM \"system\".seam WHERE \"table\" = '" + TABLE + "'")) {
+      rs.next();
+      return rs.getBoolean(1);
+    }
+  }
+
   /** A state pin as {@code "system".pins} shows it. */
   public record Pinned(
       long id, long snapshotId, Instant watermark, String sparkSql, String trinoSql) {}

@@ -24,7 +24,6 @@ import org.meterstore.Tiers;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.cold.view.ResolvedView;
 import org.meterstore.cold.view.ViewState;
-import org.meterstore.hot.partition.DetachMode;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.maintenance.outcome.TableOutcome;
 import org.meterstore.testing.PostgresExtension;
@@ -74,13 +73,13 @@ class ResolvedViewIT {
       assertThat(answer(duck, pg, store, catalog.loadView(id))).isEqualTo(store.totals(table));
 
       // a partition above W hidden from the parent: the seam flags it, the view still reads it
+      String hidden = store.hideFirstPartitionAboveW();
       PartitionInfo above =
           Tiers.hot(store.catalog()).partitions().list(store.table()).stream()
-              .filter(p -> p.lowerBound().compareTo(seam.watermark()) >= 0)
+              .filter(p -> p.name().equals(hidden))
               .findFirst()
               .orElseThrow();
-      Tiers.hot(store.catalog()).partitions().detach(store.table(), above.name(), DetachMode.PLAIN);
-      assertThat(servable(store)).isFalse();
+      assertThat(store.servable()).isFalse();
       assertThat(answer(duck, pg, store, catalog.loadView(id))).isEqualTo(store.totals(table));
 
       // the next cycle archives that window: the view moves to the new (S, W) at the commit
@@ -147,20 +146,6 @@ class ResolvedViewIT {
     return List.of(
         Long.toString(Long.parseLong(cold.get(0)) + Long.parseLong(hot.get(0))),
         InteropStore.plain(new BigDecimal(cold.get(1)).add(new BigDecimal(hot.get(1)))));
-  }
-
-  private static boolean servable(InteropStore store) throws SQLException {
-    store.catalog().refreshSystemTables(store.now());
-    try (Connection c = store.catalog().connection();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT \"servable\" FROM \"system\".seam WHERE \"table\" = '"
-                    + InteropStore.TABLE
-                    + "'")) {
-      rs.next();
-      return rs.getBoolean(1);
-    }
   }
 
   private static List<String> totals(Connection c, String sql) throws SQLException {

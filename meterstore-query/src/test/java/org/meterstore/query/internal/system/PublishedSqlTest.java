@@ -107,4 +107,46 @@ class PublishedSqlTest {
         .contains("FROM `a``b`.`c` `t`");
     assertThat(Dialect.STANDARD.quote("a\"b")).isEqualTo("\"a\"\"b\"");
   }
+
+  @Test
+  void namedPartitionsAreReadByNameAndTheParentOnlyOutsideTheirRanges() {
+    Instant day = W.plus(java.time.Duration.ofDays(1));
+    Instant two = W.plus(java.time.Duration.ofDays(2));
+    Instant four = W.plus(java.time.Duration.ofDays(4));
+    Instant five = W.plus(java.time.Duration.ofDays(5));
+    String sql =
+        PublishedSql.federated(
+            TABLE,
+            Dialect.STANDARD,
+            "ns",
+            "hot_schema",
+            OptionalLong.of(7),
+            W,
+            List.of(
+                new PublishedSql.HotPartition("messwerte_b", day, two),
+                new PublishedSql.HotPartition("messwerte_a", W, day),
+                new PublishedSql.HotPartition("messwerte_d", four, five)));
+    // cold, then each partition in range order, then the parent: one left-deep UNION ALL
+    assertThat(sql)
+        .containsSubsequence(
+            "FOR VERSION AS OF 7",
+            "UNION ALL",
+            "FROM \"hot\".\"hot_schema\".\"messwerte_a\"",
+            "UNION ALL",
+            "FROM \"hot\".\"hot_schema\".\"messwerte_b\"",
+            "UNION ALL",
+            "FROM \"hot\".\"hot_schema\".\"messwerte_d\"",
+            "UNION ALL",
+            "FROM \"hot\".\"hot_schema\".\"messwerte\"")
+        .doesNotContainPattern("UNION ALL\\s*\\(");
+    // the parent skips the two contiguous runs [W, W+2d) and [W+4d, W+5d) the partitions cover
+    assertThat(sql)
+        .contains(
+            "FROM \"hot\".\"hot_schema\".\"messwerte\"\n"
+                + "          WHERE \"from\" >= TIMESTAMP '2026-10-25 23:00:00.000000 UTC'"
+                + " AND NOT (\"from\" >= TIMESTAMP '2026-10-25 23:00:00.000000 UTC'"
+                + " AND \"from\" < TIMESTAMP '2026-10-27 23:00:00.000000 UTC')"
+                + " AND NOT (\"from\" >= TIMESTAMP '2026-10-29 23:00:00.000000 UTC'"
+                + " AND \"from\" < TIMESTAMP '2026-10-30 23:00:00.000000 UTC')");
+  }
 }
