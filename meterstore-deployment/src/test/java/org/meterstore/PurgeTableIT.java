@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.iceberg.catalog.ViewCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -94,6 +95,9 @@ class PurgeTableIT {
     Instant zweiWatermark = d.cold.createTable(ZWEI).watermark();
     List<String> detached = detachedPartitions("eins");
     assertThat(detached).contains("eins_2026_01_01_0000", "eins_2026_01_02_0000");
+    ViewCatalog views = (ViewCatalog) d.cold.catalog();
+    assertThat(views.viewExists(d.cold.identifier("eins_current"))).isTrue();
+    assertThat(files("eins_current")).isNotEmpty();
 
     PurgeResult result = catalog.table("eins").purge("eins");
 
@@ -106,6 +110,10 @@ class PurgeTableIT {
         .isZero();
     assertThat(d.cold.catalog().tableExists(d.cold.identifier("eins"))).isFalse();
     assertThat(dataFiles("eins")).isEmpty();
+    // its resolved view and the view's metadata files go with it; the other table's view stays
+    assertThat(views.viewExists(d.cold.identifier("eins_current"))).isFalse();
+    assertThat(files("eins_current")).isEmpty();
+    assertThat(views.viewExists(d.cold.identifier("zwei_current"))).isTrue();
 
     assertThat(d.scalar("SELECT count(*) FROM meterstore.zwei")).isEqualTo(zweiHot);
     assertThat(relations("zwei")).isEqualTo(zweiRelations);
@@ -173,6 +181,17 @@ class PurgeTableIT {
         .filter(p -> p.state() == org.meterstore.hot.partition.PartitionState.DETACHED)
         .map(org.meterstore.hot.partition.PartitionInfo::name)
         .toList();
+  }
+
+  /** Every file under {@code name}'s directory in the warehouse namespace. */
+  private static List<Path> files(String name) throws IOException {
+    Path dir = warehouse.resolve("meterstore").resolve(name);
+    if (!Files.exists(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      return all.filter(Files::isRegularFile).toList();
+    }
   }
 
   private static List<Path> dataFiles(String table) throws IOException {

@@ -12,6 +12,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -270,8 +271,15 @@ public final class ColdStore implements AutoCloseable {
       // the resolved view names the table: it goes first, so no view outlives its table
       TableIdentifier view = identifier(tableName + ResolvedView.SUFFIX);
       if (catalog instanceof ViewCatalog views && viewExists(views, view)) {
+        String location = views.loadView(view).location();
         views.dropView(view);
-        LOG.warn("Dropped view {} of purged table {}", view, tableName);
+        // a catalog's drop keeps a view's metadata files: they go through the table's FileIO
+        if (location != null
+            && catalog.tableExists(id)
+            && catalog.loadTable(id).io() instanceof SupportsPrefixOperations files) {
+          files.deletePrefix(location.endsWith("/") ? location : location + "/");
+        }
+        LOG.warn("Dropped view {} of purged table {} with its metadata files", view, tableName);
       }
       if (!catalog.tableExists(id)) {
         return false;
