@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.AfterEach;
@@ -183,6 +184,27 @@ class SnapshotAndExpiryIT {
     assertThat(table.snapshots())
         .extracting(SnapshotInfo::snapshotId)
         .containsExactlyElementsOf(ids.subList(1, 4));
+    assertThat(table.watermark()).isEqualTo(DAY3);
+  }
+
+  /**
+   * A retained snapshot that carries no W (a foreign commit a state pin or a view version reads)
+   * keeps its ancestors up to the one carrying W, or its W could no longer be read.
+   */
+  @Test
+  void aRetainedForeignSnapshotKeepsItsChainToTheWatermark() {
+    ColdTable table = history("foreign_pinned");
+    List<Long> ids = table.snapshots().stream().map(SnapshotInfo::snapshotId).toList();
+    long foreign = ids.get(2);
+
+    ExpiryResult r =
+        table.expireSnapshots(
+            LATER,
+            TablePolicy.DEFAULTS.withSnapshotRetention(Period.ofYears(10), 1),
+            Set.of(foreign));
+
+    assertThat(r.expiredSnapshotIds()).containsExactly(ids.get(0));
+    assertThat(table.watermarkAt(foreign)).isEqualTo(DAY2);
     assertThat(table.watermark()).isEqualTo(DAY3);
   }
 

@@ -19,8 +19,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.meterstore.MeterCatalog;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
+import org.meterstore.hot.partition.DetachMode;
+import org.meterstore.hot.partition.PartitionState;
 import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
@@ -178,7 +182,8 @@ public final class InteropStore implements AutoCloseable {
         ResultSet rs =
             s.executeQuery(
                 "SELECT \"snapshot_id\", \"watermark\", \"cold_table\", \"hot_table\","
-                    + " \"spark_sql\", \"trino_sql\" FROM \"system\".seam WHERE \"table\" = '"
+                    + " \"spark_sql\", \"trino_sql\", \"servable\" FROM \"system\".seam WHERE"
+                    + " \"table\" = '"
                     + TABLE
                     + "'")) {
       if (!rs.next()) {
@@ -190,7 +195,8 @@ public final class InteropStore implements AutoCloseable {
           rs.getString(3),
           rs.getString(4),
           rs.getString(5),
-          rs.getString(6));
+          rs.getString(6),
+          rs.getBoolean(7));
     }
   }
 
@@ -232,11 +238,13 @@ public final class InteropStore implements AutoCloseable {
   }
 
   /**
-   * Detaches the first hot partition from W up, as a pending detach leaves it: the hot parent no
-   * longer shows its rows (the seam's SQL would miss them, so the seam flags it), while the
-   * resolved view reads the partition by name. Returns the partition's name.
+   * Leaves the first hot partition from W up pending detach, as a deferred archival cycle does: a
+   * reader's open transaction holds up the second step of {@code DETACH … CONCURRENTLY} until the
+   * hot tier's lock timeout interrupts it. The hot parent then no longer shows the partition's rows
+   * (the seam's SQL would miss them, so the seam flags it), while the resolved view reads the
+   * partition by name. Returns the partition's name.
    */
-  public String hideFirstPartitionAboveW() throws SQLException {
+  public String leaveFirstPartitionAboveWPendingDetach() throws SQLException {
     Instant w = seam().watermark();
     String name =
         tiers.hot.partitions().list(table).stream()
@@ -244,21 +252,30 @@ public final class InteropStore implements AutoCloseable {
             .findFirst()
             .orElseThrow()
             .name();
-    tiers.hot.partitions().detach(table, name, org.meterstore.hot.partition.DetachMode.PLAIN);
-    return name;
-  }
-
-  /** {@code "system".seam.servable} for the table, computed at {@link #now()}. */
-  public boolean servable() throws SQLException {
-    catalog.refreshSystemTables(now);
-    try (Connection c = catalog.connection();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT \"servable\" FROM \"system\".seam WHERE \"table\" = '" + TABLE + "'")) {
-      rs.next();
-      return rs.getBoolean(1);
+    try (Connection reader = db.connect()) {
+      reader.setAutoCommit(false);
+      try (Statement s = reader.createStatement()) {
+        s.executeQuery("SELECT count(*) FROM \"meterstore\".\"" + TABLE + "\"").close();
+      }
+      try {
+        tiers.hot.partitions().detach(table, name, DetachMode.CONCURRENTLY);
+      } catch (MeterStoreException e) {
+        if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
+          throw e;
+        }
+      }
+      reader.rollback();
     }
+    PartitionState state =
+        tiers.hot.partitions().list(table).stream()
+            .filter(p -> p.name().equals(name))
+            .findFirst()
+            .orElseThrow()
+            .state();
+    if (state != PartitionState.DETACH_PENDING) {
+      throw new IllegalStateException(name + " is " + state + ", not pending detach");
+    }
+    return name;
   }
 
   /** A state pin as {@code "system".pins} shows it. */
@@ -286,8 +303,8 @@ public final class InteropStore implements AutoCloseable {
 
   /**
    * The table's row of {@code "system".seam}: the cold snapshot S and its watermark W, the two
-   * tables, and the federated query for each engine (cold at S below W, hot from W on, versions
-   * resolved).
+   * tables, the federated query for each engine (cold at S below W, hot from W on, versions
+   * resolved), and whether that query finds every reading ({@code servable}).
    */
   public record Seam(
       long snapshotId,
@@ -295,7 +312,8 @@ public final class InteropStore implements AutoCloseable {
       String coldTable,
       String hotTable,
       String sparkSql,
-      String trinoSql) {}
+      String trinoSql,
+      boolean servable) {}
 
   /**
    * MeterStore's own answer: every current reading of the table (both tiers), one line each, in
@@ -360,6 +378,19 @@ public final class InteropStore implements AutoCloseable {
    */
   public static String fromBefore(Instant w) {
     return "\"from\" < TIMESTAMP '" + w.toString().replace('T', ' ').replace("Z", "") + "'";
+  }
+
+  /**
+   * {@code COUNT(*)} and {@code SUM(value)} as the first two columns of {@code sql}'s one row,
+   * asked of another engine's connection (DuckDB, PostgreSQL, Trino).
+   */
+  public static List<String> totals(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      BigDecimal sum = rs.getBigDecimal(2);
+      return List.of(Long.toString(rs.getLong(1)), sum == null ? "0" : plain(sum));
+    }
   }
 
   /** {@code d} without trailing zeros, never in exponent form. */

@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -88,7 +87,7 @@ class PinnedJobIT {
             Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable(), pin.snapshotId());
     String resolved =
         ColdFiles.resolvedOver(resolution, InteropStore.TABLE, ColdFiles.readParquet(files));
-    return totals(
+    return InteropStore.totals(
         duck,
         "SELECT COUNT(*), SUM(\"value\") FROM "
             + resolved
@@ -106,16 +105,7 @@ class PinnedJobIT {
             + w
             + "')";
     String resolved = ColdFiles.resolvedOver(resolution, InteropStore.TABLE, hotFromW);
-    return totals(pg, "SELECT COUNT(*), SUM(\"value\") FROM " + resolved + " c");
-  }
-
-  private static List<String> totals(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      BigDecimal sum = rs.getBigDecimal(2);
-      return List.of(Long.toString(rs.getLong(1)), sum == null ? "0" : InteropStore.plain(sum));
-    }
+    return InteropStore.totals(pg, "SELECT COUNT(*), SUM(\"value\") FROM " + resolved + " c");
   }
 
   private static List<String> sum(List<String> a, List<String> b) {

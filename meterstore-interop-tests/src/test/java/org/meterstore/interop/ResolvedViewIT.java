@@ -6,8 +6,6 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,9 +32,9 @@ import org.meterstore.testing.TestDatabase;
  * the default build without Spark or Trino: its Trino representation is run as an engine would, the
  * cold branch by DuckDB over the Parquet files of the view's snapshot and every hot branch by
  * PostgreSQL, and its answer equals MeterStore's to the last decimal — at the state archival left,
- * with a partition above W detached (hidden from the parent: the case a pending detach makes), and
- * after the next archival moved W. Reclamation keeps a partition an earlier version names for one
- * reader grace after the version that stopped naming it.
+ * with the first partition above W left pending detach (hidden from the parent), and after the next
+ * archival moved W. Reclamation keeps a partition an earlier version names for one reader grace
+ * after the version that stopped naming it.
  */
 @ExtendWith(PostgresExtension.class)
 class ResolvedViewIT {
@@ -72,14 +70,15 @@ class ResolvedViewIT {
       assertThat(view.sqlFor("trino").sql()).contains("FOR VERSION AS OF " + seam.snapshotId());
       assertThat(answer(duck, pg, store, catalog.loadView(id))).isEqualTo(store.totals(table));
 
-      // a partition above W hidden from the parent: the seam flags it, the view still reads it
-      String hidden = store.hideFirstPartitionAboveW();
+      // a partition above W pending detach, hidden from the parent: the seam flags it, the view
+      // still reads it by name
+      String hidden = store.leaveFirstPartitionAboveWPendingDetach();
       PartitionInfo above =
           Tiers.hot(store.catalog()).partitions().list(store.table()).stream()
               .filter(p -> p.name().equals(hidden))
               .findFirst()
               .orElseThrow();
-      assertThat(store.servable()).isFalse();
+      assertThat(store.seam().servable()).isFalse();
       assertThat(answer(duck, pg, store, catalog.loadView(id))).isEqualTo(store.totals(table));
 
       // the next cycle archives that window: the view moves to the new (S, W) at the commit
@@ -128,7 +127,7 @@ class ResolvedViewIT {
         ColdFiles.of(Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable(), snapshot);
     String resolution = store.resolutionSetting("resolution_sql");
     List<String> cold =
-        totals(
+        InteropStore.totals(
             duck,
             "SELECT COUNT(*), SUM(\"value\") FROM "
                 + ColdFiles.resolvedOver(
@@ -142,19 +141,11 @@ class ResolvedViewIT {
                 "\"meterstore\".\"meterstore\".\"lastgang\" FOR VERSION AS OF " + snapshot,
                 "(SELECT * FROM \"meterstore\".\"lastgang\" WHERE false) AS \"cold\"")
             .replace("\"hot\".\"meterstore\".", "\"meterstore\".");
-    List<String> hot = totals(pg, "SELECT COUNT(*), SUM(\"value\") FROM (" + hotOnly + ") v");
+    List<String> hot =
+        InteropStore.totals(pg, "SELECT COUNT(*), SUM(\"value\") FROM (" + hotOnly + ") v");
     return List.of(
         Long.toString(Long.parseLong(cold.get(0)) + Long.parseLong(hot.get(0))),
         InteropStore.plain(new BigDecimal(cold.get(1)).add(new BigDecimal(hot.get(1)))));
-  }
-
-  private static List<String> totals(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      BigDecimal sum = rs.getBigDecimal(2);
-      return List.of(Long.toString(rs.getLong(1)), sum == null ? "0" : InteropStore.plain(sum));
-    }
   }
 
   private static ViewState last(List<ViewState> states) {

@@ -18,9 +18,9 @@ import org.meterstore.testing.TestDatabase;
 /**
  * The resolved view named in Spark (issue #34 items 3 and 4): {@code
  * meterstore.meterstore.lastgang_current}, read through Iceberg's Spark catalog, equals
- * MeterStore's answer in totals and per balancing day — with a partition above W hidden from the
- * parent (as a pending detach leaves it), which the seam flags and whose rows its parent-based SQL
- * would miss. Runs only with {@code -Pinterop}.
+ * MeterStore's answer in totals and per balancing day — with a partition above W left pending
+ * detach (hidden from the parent), which the seam flags and whose rows its parent-based SQL would
+ * miss. Runs only with {@code -Pinterop}.
  */
 @ExtendWith(PostgresExtension.class)
 class SparkViewIT {
@@ -34,9 +34,10 @@ class SparkViewIT {
     try (InteropStore store = InteropStore.build(db, warehouse)) {
       List<String> expected = store.totals("\"" + InteropStore.TABLE + "\"");
       Map<LocalDate, String> expectedDaily = store.dailyTotals("TRUE");
-      store.hideFirstPartitionAboveW();
-      assertThat(store.servable()).as("the seam flags the hidden partition").isFalse();
-      String seamSql = store.seam().sparkSql();
+      store.leaveFirstPartitionAboveWPendingDetach();
+      InteropStore.Seam seam = store.seam();
+      assertThat(seam.servable()).as("the seam flags the hidden partition").isFalse();
+      String seamSql = seam.sparkSql();
 
       Map<String, String> statements = new LinkedHashMap<>();
       statements.put("view_totals", "SELECT COUNT(*) AS n, SUM(`value`) AS total FROM " + VIEW);

@@ -2,11 +2,9 @@ package org.meterstore.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.List;
@@ -22,7 +20,7 @@ import org.meterstore.testing.TestDatabase;
  * The resolved view named in Trino (issue #34 items 3 and 4): {@code
  * meterstore.meterstore.lastgang_current}, read through Trino's Iceberg connector on the JDBC
  * catalog, equals MeterStore's answer in totals and per balancing day — with a partition above W
- * hidden from the parent (as a pending detach leaves it), which the seam flags and whose rows its
+ * left pending detach (hidden from the parent), which the seam flags and whose rows its
  * parent-based SQL would miss. Runs only with {@code -Pinterop}.
  */
 @ExtendWith(PostgresExtension.class)
@@ -39,14 +37,16 @@ class TrinoViewIT {
         InteropStore store = InteropStore.build(db, warehouse)) {
       List<String> expected = store.totals("\"" + InteropStore.TABLE + "\"");
       Map<LocalDate, String> expectedDaily = store.dailyTotals("TRUE");
-      store.hideFirstPartitionAboveW();
-      assertThat(store.servable()).as("the seam flags the hidden partition").isFalse();
-      String seamSql = store.seam().trinoSql();
+      store.leaveFirstPartitionAboveWPendingDetach();
+      InteropStore.Seam seam = store.seam();
+      assertThat(seam.servable()).as("the seam flags the hidden partition").isFalse();
+      String seamSql = seam.trinoSql();
 
       trino.awaitActive();
       try (Connection client = trino.connect();
           Statement s = client.createStatement()) {
-        assertThat(totals(s, "SELECT COUNT(*), SUM(\"value\") FROM " + VIEW)).isEqualTo(expected);
+        assertThat(InteropStore.totals(client, "SELECT COUNT(*), SUM(\"value\") FROM " + VIEW))
+            .isEqualTo(expected);
         Map<LocalDate, String> daily = new TreeMap<>();
         try (ResultSet rs =
             s.executeQuery(
@@ -60,18 +60,12 @@ class TrinoViewIT {
         assertThat(daily).containsExactlyEntriesOf(expectedDaily);
         assertThat(
                 Long.parseLong(
-                    totals(s, "SELECT COUNT(*), SUM(\"value\") FROM (" + seamSql + ") f").get(0)))
+                    InteropStore.totals(
+                            client, "SELECT COUNT(*), SUM(\"value\") FROM (" + seamSql + ") f")
+                        .get(0)))
             .as("what the flagged seam SQL finds: the hidden partition's readings are missing")
             .isLessThan(Long.parseLong(expected.get(0)));
       }
-    }
-  }
-
-  private static List<String> totals(Statement s, String sql) throws SQLException {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      BigDecimal sum = rs.getBigDecimal(2);
-      return List.of(Long.toString(rs.getLong(1)), InteropStore.plain(sum));
     }
   }
 }

@@ -71,32 +71,11 @@ public final class IcebergColdTable implements ColdTable {
   private final FooterCache footers;
   private final ResolvedView resolvedView;
 
-  /** The cold table behind {@code access}, planning and reading without caches. */
-  public IcebergColdTable(
-      TableAccess access,
-      TableDefinition definition,
-      WriteSettings settings,
-      CommitCounter counter) {
-    this(access, definition, settings, counter, null, null);
-  }
-
   /**
    * The cold table behind {@code access}; its snapshot views plan through {@code planned} (the
    * store's cache of snapshots' files) and read footers through {@code footers} (the store's footer
-   * cache); either may be null (no cache).
-   */
-  public IcebergColdTable(
-      TableAccess access,
-      TableDefinition definition,
-      WriteSettings settings,
-      CommitCounter counter,
-      PlannedFiles planned,
-      FooterCache footers) {
-    this(access, definition, settings, counter, planned, footers, ResolvedView.NONE);
-  }
-
-  /**
-   * As above, with the table's {@link ResolvedView} (published after every commit by the store).
+   * cache); either may be null (no cache). {@code resolvedView} is the table's view, published
+   * after every commit by the store.
    */
   public IcebergColdTable(
       TableAccess access,

@@ -55,7 +55,7 @@ public final class Expirer {
     Set<Long> protectedIds = new HashSet<>();
     table.refs().values().forEach(r -> protectedIds.add(r.snapshotId()));
     protectedIds.addAll(chainToWatermark(table, access.tableName()));
-    protectedIds.addAll(retain);
+    protectedIds.addAll(chainsToWatermark(table, retain, access.tableName()));
     List<Long> plan =
         ExpiryPlanner.plan(snapshots, protectedIds, cutoff, policy.minSnapshotsToKeep());
     if (plan.isEmpty()) {
@@ -74,6 +74,21 @@ public final class Expirer {
    */
   private static Set<Long> chainToWatermark(Table table, String tableName) {
     return new HashSet<>(WatermarkReader.walk(table, table.currentSnapshot(), tableName).visited());
+  }
+
+  /**
+   * The snapshots {@code retain} names and each one's ancestors up to the nearest carrying W: a
+   * kept snapshot a foreign commit made (no W of its own) must keep its W readable.
+   */
+  private static Set<Long> chainsToWatermark(Table table, Set<Long> retain, String tableName) {
+    Set<Long> kept = new HashSet<>(retain);
+    for (long id : retain) {
+      Snapshot s = table.snapshot(id);
+      if (s != null) {
+        kept.addAll(WatermarkReader.walk(table, s, tableName).visited());
+      }
+    }
+    return kept;
   }
 
   /** Hands exactly {@code plan} to Iceberg, after checking Iceberg would remove nothing more. */

@@ -149,23 +149,6 @@ public final class PublishedSql {
   }
 
   /**
-   * The federated query: cold at {@code snapshotId} for {@code from < w}, hot for {@code from >=
-   * w}, versions resolved. Without a snapshot (nothing archived yet) only the hot branch remains.
-   *
-   * @param namespace the Iceberg namespace of the table (in catalog {@value #ICEBERG_CATALOG})
-   * @param hotSchema the PostgreSQL schema of the hot table (in catalog {@value #HOT_CATALOG})
-   */
-  public static String federated(
-      TableDefinition def,
-      Dialect d,
-      String namespace,
-      String hotSchema,
-      OptionalLong snapshotId,
-      Instant w) {
-    return federated(def, d, namespace, hotSchema, snapshotId, w, List.of());
-  }
-
-  /**
    * A partition of the hot table read by its own name in the federated query: its rows stay in the
    * query while it is detached or pending detach (which hides it from the parent).
    *
@@ -176,10 +159,14 @@ public final class PublishedSql {
   public record HotPartition(String name, Instant lower, Instant upper) {}
 
   /**
-   * The federated query with the hot rows from W up read from {@code partitions} by name, and from
-   * the parent only outside their ranges (partitions created later): a detach of a named partition
-   * (pending or done) does not change the answer, only dropping it would. With no partitions, the
-   * hot rows come from the parent alone.
+   * The federated query: cold at {@code snapshotId} for {@code from < w}, hot for {@code from >=
+   * w}, versions resolved; without a snapshot (nothing archived yet) only the hot rows. The hot
+   * rows are read from {@code partitions} by name and from the parent only outside their ranges
+   * (partitions created later): a detach of a named partition (pending or done) does not change the
+   * answer, only dropping it would. With no partitions (the seam's query), from the parent alone.
+   *
+   * @param namespace the Iceberg namespace of the table (in catalog {@value #ICEBERG_CATALOG})
+   * @param hotSchema the PostgreSQL schema of the hot table (in catalog {@value #HOT_CATALOG})
    */
   public static String federated(
       TableDefinition def,

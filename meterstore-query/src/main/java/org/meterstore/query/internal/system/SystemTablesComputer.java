@@ -221,8 +221,8 @@ public final class SystemTablesComputer {
       w.toEpochMilli(),
       coldTable,
       hotTable,
-      PublishedSql.federated(def, Dialect.SPARK, namespace, schema, snapshotId, w),
-      PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w),
+      PublishedSql.federated(def, Dialect.SPARK, namespace, schema, snapshotId, w, List.of()),
+      PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, snapshotId, w, List.of()),
       unservable == null,
       unservable
     };
@@ -266,8 +266,10 @@ public final class SystemTablesComputer {
               pin.watermark().toEpochMilli(),
               pin.createdAt().toEpochMilli(),
               pin.expiresAt().toEpochMilli(),
-              PublishedSql.federated(def, Dialect.SPARK, namespace, schema, s, pin.watermark()),
-              PublishedSql.federated(def, Dialect.STANDARD, namespace, schema, s, pin.watermark())
+              PublishedSql.federated(
+                  def, Dialect.SPARK, namespace, schema, s, pin.watermark(), List.of()),
+              PublishedSql.federated(
+                  def, Dialect.STANDARD, namespace, schema, s, pin.watermark(), List.of())
             });
       }
     } catch (RuntimeException e) {

@@ -42,7 +42,8 @@ class PublishedSqlTest {
   @Test
   void sparkQuotesWithBackticksAndReadsTheSnapshotWithVersionAsOf() {
     String sql =
-        PublishedSql.federated(TABLE, Dialect.SPARK, "ns", "hot_schema", OptionalLong.of(42), W);
+        PublishedSql.federated(
+            TABLE, Dialect.SPARK, "ns", "hot_schema", OptionalLong.of(42), W, List.of());
     assertThat(sql)
         .doesNotContain("\"")
         .containsPattern(
@@ -56,7 +57,8 @@ class PublishedSqlTest {
   @Test
   void trinoReadsTheSnapshotWithForVersionAsOfAndAZonedLiteral() {
     String sql =
-        PublishedSql.federated(TABLE, Dialect.STANDARD, "ns", "hot_schema", OptionalLong.of(7), W);
+        PublishedSql.federated(
+            TABLE, Dialect.STANDARD, "ns", "hot_schema", OptionalLong.of(7), W, List.of());
     assertThat(sql)
         .containsPattern(
             "FROM \"meterstore\".\"ns\".\"messwerte\" FOR VERSION AS OF 7\\s+WHERE \"from\" <"
@@ -68,7 +70,13 @@ class PublishedSqlTest {
   void withoutASnapshotOnlyTheHotBranchRemains() {
     String sql =
         PublishedSql.federated(
-            TABLE, Dialect.STANDARD, "ns", "hot_schema", OptionalLong.empty(), Instant.EPOCH);
+            TABLE,
+            Dialect.STANDARD,
+            "ns",
+            "hot_schema",
+            OptionalLong.empty(),
+            Instant.EPOCH,
+            List.of());
     assertThat(sql)
         .doesNotContain("UNION ALL")
         .doesNotContain("\"meterstore\".\"ns\"")
@@ -94,12 +102,14 @@ class PublishedSqlTest {
     }
     String hostile = "n\"s`; DROP TABLE t; --";
     String spark =
-        PublishedSql.federated(TABLE, Dialect.SPARK, hostile, hostile, OptionalLong.of(1), W);
+        PublishedSql.federated(
+            TABLE, Dialect.SPARK, hostile, hostile, OptionalLong.of(1), W, List.of());
     assertThat(spark)
         .contains("`meterstore`.`n\"s``; DROP TABLE t; --`.`messwerte` VERSION AS OF 1")
         .contains("`hot`.`n\"s``; DROP TABLE t; --`.`messwerte`");
     String trino =
-        PublishedSql.federated(TABLE, Dialect.STANDARD, hostile, hostile, OptionalLong.of(1), W);
+        PublishedSql.federated(
+            TABLE, Dialect.STANDARD, hostile, hostile, OptionalLong.of(1), W, List.of());
     assertThat(trino)
         .contains("\"meterstore\".\"n\"\"s`; DROP TABLE t; --\".\"messwerte\" FOR VERSION AS OF 1")
         .contains("\"hot\".\"n\"\"s`; DROP TABLE t; --\".\"messwerte\"");
