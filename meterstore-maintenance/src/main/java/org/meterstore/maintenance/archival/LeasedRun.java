@@ -92,13 +92,13 @@ final class LeasedRun {
             pins.get(0).expiresAt());
         held = true;
       }
-      // the resolved view reads the current state before anything it named can be reclaimed
-      PublishResult view = run.cold().resolvedView().publish(run.now());
-      if (!view.current()) {
-        LOG.warn(
-            "Resolved view of {} stays at its earlier state: {}", table.name(), view.message());
-      }
       if (share.mayContinue()) {
+        // the resolved view reads the current state before anything it named can be reclaimed
+        PublishResult view = run.cold().resolvedView().publish(run.now());
+        if (!view.current()) {
+          LOG.warn(
+              "Resolved view of {} stays at its earlier state: {}", table.name(), view.message());
+        }
         Instant reclaimFloor = share.floor() != null ? share.floor() : floor;
         share = share.plus(new ReclaimStep(run).run(plan.reclaimable(), commits, reclaimFloor));
       }

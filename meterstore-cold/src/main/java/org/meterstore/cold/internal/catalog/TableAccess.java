@@ -85,6 +85,15 @@ public final class TableAccess {
     }
   }
 
+  /**
+   * Asks the object store about the metadata file the last load saw, as every load does first: an
+   * unreachable store fails at once ({@code STORAGE}, retryable) instead of after the file system's
+   * own retries. Nothing is asked before the first load.
+   */
+  public void probe() {
+    probe.check(identifier, tableName);
+  }
+
   /** Wraps the operations of every table loaded from now on; null removes the wrapper. */
   public void decorate(UnaryOperator<TableOperations> newDecorator) {
     this.decorator = newDecorator;

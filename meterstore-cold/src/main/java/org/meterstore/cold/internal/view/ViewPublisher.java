@@ -103,6 +103,7 @@ public final class ViewPublisher implements ResolvedView {
     String lastConflict = "";
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
+        access.probe(); // the view's metadata is on the same store: fail at once when it is down
         View view = load();
         ViewMetadata base = view == null ? null : ((BaseView) view).operations().current();
         Table table = access.load();
@@ -266,6 +267,7 @@ public final class ViewPublisher implements ResolvedView {
 
   @Override
   public List<ViewState> versions() {
+    access.probe();
     View view = loadIfSupported();
     if (view == null) {
       return List.of();
@@ -279,11 +281,21 @@ public final class ViewPublisher implements ResolvedView {
   }
 
   /**
-   * Reads the view's history; a view that cannot be read holds everything (a failure here must
-   * never let reclamation drop what a version may name).
+   * Reads the view's history; a view that cannot be read (the store or the catalog failing) holds
+   * everything: a failure here must never let reclamation drop what a version may name.
    */
   @Override
   public boolean releases(Instant upper, Instant now, Duration grace) {
+    try {
+      return released(upper, now, grace);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot read view {}; keeping what it may name: {}", id, e.toString());
+      return false;
+    }
+  }
+
+  private boolean released(Instant upper, Instant now, Duration grace) {
+    access.probe();
     View view = loadIfSupported();
     if (view == null) {
       return true;
