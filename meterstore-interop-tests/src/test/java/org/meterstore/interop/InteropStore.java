@@ -76,6 +76,18 @@ public final class InteropStore implements AutoCloseable {
 
   /** Builds the deployment on {@code db} with its warehouse in {@code warehouse}. */
   public static InteropStore build(TestDatabase db, Path warehouse) {
+    return build(db, warehouse, true);
+  }
+
+  /**
+   * {@link #build} with MeterStore's compaction off, so the cold tier keeps one small file per
+   * archived day: the input a foreign engine's compaction rewrites.
+   */
+  public static InteropStore buildUncompacted(TestDatabase db, Path warehouse) {
+    return build(db, warehouse, false);
+  }
+
+  private static InteropStore build(TestDatabase db, Path warehouse, boolean compact) {
     TableDefinition def =
         TableDefinition.interval(TABLE)
             .withPolicy(
@@ -117,7 +129,7 @@ public final class InteropStore implements AutoCloseable {
       for (Timed t : deliveries) {
         while (!nextCycle.isAfter(t.at())) {
           clock.set(nextCycle);
-          catalog.maintenance().runOnce(nextCycle);
+          catalog.maintenance().compact(compact).runOnce(nextCycle);
           nextCycle = nextCycle.plus(Duration.ofDays(1));
         }
         clock.set(t.at());
@@ -125,7 +137,7 @@ public final class InteropStore implements AutoCloseable {
       }
       while (!nextCycle.isAfter(END)) {
         clock.set(nextCycle);
-        catalog.maintenance().runOnce(nextCycle);
+        catalog.maintenance().compact(compact).runOnce(nextCycle);
         nextCycle = nextCycle.plus(Duration.ofDays(1));
       }
       clock.set(END);

@@ -232,6 +232,23 @@ final class LocalTrino implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether the scheduler hands out splits yet: an active coordinator still answers "No nodes
+   * available to run query" for a while after start-up, so a query whose scan runs on a worker (the
+   * hot catalog's registry of MeterStore tables) must get through first.
+   */
+  private static boolean schedules(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM hot.meterstore.tables")) {
+      return rs.next();
+    } catch (SQLException e) {
+      if (String.valueOf(e.getMessage()).contains("No nodes available")) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   private void awaitActiveNode() throws IOException, InterruptedException {
     long deadline = startedNanos + Duration.ofMinutes(START_TIMEOUT_MINUTES).toNanos();
     SQLException last = null;
@@ -246,7 +263,7 @@ final class LocalTrino implements AutoCloseable {
               s.executeQuery(
                   "SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'"
                       + " AND coordinator")) {
-        if (rs.next() && rs.getLong(1) == 1) {
+        if (rs.next() && rs.getLong(1) == 1 && schedules(c)) {
           return;
         }
       } catch (SQLException e) {

@@ -51,7 +51,7 @@ class SparkCompactionIT {
 
   @BeforeAll
   static void compact(TestDatabase db) throws Exception {
-    store = InteropStore.build(db, warehouse);
+    store = InteropStore.buildUncompacted(db, warehouse);
     iceberg = Tiers.coldTable(store.catalog(), InteropStore.TABLE).icebergTable();
     iceberg.refresh();
     before = store.seam();
