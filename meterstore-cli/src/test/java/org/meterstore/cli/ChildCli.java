@@ -39,6 +39,8 @@ final class ChildCli implements AutoCloseable {
     // short-lived children on a shared 2-core machine: start fast, keep few GC and JIT threads
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
+    // what the launcher passes (Arrow's memory, for meterstore serve; ADR 0026)
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

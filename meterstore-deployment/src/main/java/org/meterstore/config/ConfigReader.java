@@ -84,12 +84,13 @@ final class ConfigReader {
     HotSection hot = hot(root.table("hot"));
     ColdSection cold = cold(root.table("cold"));
     PrivacySection privacy = privacy(root.table("privacy"));
+    ServeSection serve = serve(root.table("serve"));
     List<TableDefinition> tables = new ArrayList<>();
     for (Section t : root.tables("tables")) {
       tables.add(table(t));
     }
     root.finish();
-    return new MeterStoreConfig(dataDir, hot, cold, privacy, tables);
+    return new MeterStoreConfig(dataDir, hot, cold, privacy, tables, serve);
   }
 
   private static JsonNode tree(String toml) {
@@ -218,6 +219,34 @@ final class ConfigReader {
             s.string("retention_reason", null));
     s.finish();
     return p;
+  }
+
+  private ServeSection serve(Section s) {
+    Section users = s.table("users");
+    Map<String, Secret> hashes = new LinkedHashMap<>();
+    for (String name : users.keys()) {
+      hashes.put(name, users.secret(name));
+    }
+    users.finish();
+    Section tables = s.table("tables");
+    Map<String, List<String>> readable = new LinkedHashMap<>();
+    for (String name : tables.keys()) {
+      readable.put(name, tables.strings(name));
+    }
+    tables.finish();
+    ServeSection d = ServeSection.DEFAULTS;
+    ServeSection out =
+        new ServeSection(
+            s.string("host", d.host()),
+            s.integer("port", d.port(), 0, 65535),
+            s.path("tls_certificate", baseDir, null),
+            s.path("tls_key", baseDir, null),
+            hashes,
+            readable,
+            s.bool("allow_anonymous", false),
+            s.duration("statement_timeout", d.statementTimeout()));
+    s.finish();
+    return out;
   }
 
   private TableDefinition table(Section s) {

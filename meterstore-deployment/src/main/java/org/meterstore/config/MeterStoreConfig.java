@@ -27,13 +27,15 @@ import org.meterstore.api.table.TableDefinition;
  * @param cold the {@code [cold]} section
  * @param privacy the {@code [privacy]} section
  * @param tables the {@code [[tables]]}, at least one, names unique, in file order
+ * @param serve the {@code [serve]} section ({@code meterstore serve})
  */
 public record MeterStoreConfig(
     Path dataDir,
     HotSection hot,
     ColdSection cold,
     PrivacySection privacy,
-    List<TableDefinition> tables) {
+    List<TableDefinition> tables,
+    ServeSection serve) {
 
   /** The default data directory name, resolved against the configuration file's directory. */
   public static final String DEFAULT_DATA_DIR = "meterstore-data";
@@ -45,6 +47,7 @@ public record MeterStoreConfig(
     hot = hot == null ? HotSection.DEFAULTS : hot;
     cold = cold == null ? ColdSection.DEFAULTS : cold;
     privacy = privacy == null ? PrivacySection.DEFAULTS : privacy;
+    serve = serve == null ? ServeSection.DEFAULTS : serve;
     tables = List.copyOf(tables == null ? List.of() : tables);
     if (tables.isEmpty()) {
       throw new MeterStoreException(

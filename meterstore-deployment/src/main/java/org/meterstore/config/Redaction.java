@@ -34,6 +34,7 @@ final class Redaction {
       add(out, Secret.revealOrNull(config.cold().s3().secretAccessKey()));
     }
     config.privacy().erasureKeys().values().forEach(k -> add(out, k.reveal()));
+    config.serve().users().values().forEach(h -> add(out, h.reveal()));
     for (String url : List.of(nullToEmpty(config.hot().url()), nullToEmpty(config.cold().uri()))) {
       out.addAll(org.meterstore.api.Redaction.secretsOf(url));
     }

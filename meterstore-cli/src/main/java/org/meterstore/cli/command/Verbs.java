@@ -18,6 +18,7 @@ public final class Verbs {
     root.addSubcommand(new ReassertWatermarkCommand());
     root.addSubcommand(new ImportCommand());
     root.addSubcommand(new QueryCommand());
+    root.addSubcommand(new ServeCommand());
     root.addSubcommand(new ExplainCommand());
     root.addSubcommand(new CompletenessCommand());
     root.addSubcommand(new SnapshotsCommand());

@@ -1,0 +1,565 @@
+package org.meterstore.server;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
+import org.apache.arrow.flight.sql.FlightSqlProducer;
+import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+import org.meterstore.MeterCatalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Flight SQL producer in front of MeterStore's Calcite engine: statements and prepared
+ * statements run on a MeterStore JDBC connection (read-only) and stream as Arrow batches ({@link
+ * ArrowResults}); the catalog RPCs answer from that connection's metadata. Every update RPC is
+ * refused: the server is read-only. Errors reach the client as a Flight status with MeterStore's
+ * message, never a stack trace.
+ */
+final class SqlProducer extends BasicFlightSqlProducer {
+  private static final Logger LOG = LoggerFactory.getLogger(SqlProducer.class);
+
+  /** Longest SQL text accepted. */
+  static final int MAX_SQL_CHARS = 1 << 20;
+
+  private final MeterCatalog catalog;
+  private final BufferAllocator allocator;
+  private final ServerSettings settings;
+  private final Semaphore running;
+  private final SqlInfoBuilder sqlInfo;
+  private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
+
+  /** A prepared statement: its SQL, its owner and the parameters bound last. */
+  private record Prepared(String sql, String user, List<Object> parameters) {}
+
+  SqlProducer(
+      MeterCatalog catalog, BufferAllocator allocator, ServerSettings settings, int maxRunning) {
+    this.catalog = catalog;
+    this.allocator = allocator;
+    this.settings = settings;
+    this.running = new Semaphore(maxRunning);
+    this.sqlInfo =
+        new SqlInfoBuilder()
+            .withFlightSqlServerName("MeterStore")
+            .withFlightSqlServerVersion(version())
+            .withFlightSqlServerArrowVersion(arrowVersion())
+            .withFlightSqlServerReadOnly(true)
+            .withSqlIdentifierQuoteChar("\"");
+  }
+
+  private static String arrowVersion() {
+    String v = Schema.class.getPackage().getImplementationVersion();
+    return v == null ? "unknown" : v;
+  }
+
+  private static String version() {
+    String v = SqlProducer.class.getPackage().getImplementationVersion();
+    return v == null ? "development" : v;
+  }
+
+  // ---- statements
+
+  @Override
+  public FlightInfo getFlightInfoStatement(
+      FlightSql.CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    String sql = checkedSql(command.getQuery());
+    Schema schema = describe(sql, context.peerIdentity());
+    FlightSql.TicketStatementQuery ticket =
+        FlightSql.TicketStatementQuery.newBuilder()
+            .setStatementHandle(ByteString.copyFrom(sql, StandardCharsets.UTF_8))
+            .build();
+    return info(ticket, descriptor, schema);
+  }
+
+  @Override
+  public SchemaResult getSchemaStatement(
+      FlightSql.CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+    return new SchemaResult(describe(checkedSql(command.getQuery()), context.peerIdentity()));
+  }
+
+  @Override
+  public void getStreamStatement(
+      FlightSql.TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
+    String sql = checkedSql(ticket.getStatementHandle().toStringUtf8());
+    run(sql, List.of(), context, listener);
+  }
+
+  // ---- prepared statements
+
+  @Override
+  public void createPreparedStatement(
+      FlightSql.ActionCreatePreparedStatementRequest request,
+      CallContext context,
+      StreamListener<Result> listener) {
+    try {
+      String sql = checkedSql(request.getQuery());
+      String user = context.peerIdentity();
+      Schema dataset;
+      Schema parameters;
+      try (Connection c = connection(user);
+          PreparedStatement ps = c.prepareStatement(sql)) {
+        dataset = ArrowResults.schema(ps.getMetaData(), allocator);
+        parameters = parameterSchema(ps.getParameterMetaData());
+      }
+      ByteString handle = ByteString.copyFrom(UUID.randomUUID().toString(), StandardCharsets.UTF_8);
+      prepared.put(handle, new Prepared(sql, user, List.of()));
+      FlightSql.ActionCreatePreparedStatementResult result =
+          FlightSql.ActionCreatePreparedStatementResult.newBuilder()
+              .setPreparedStatementHandle(handle)
+              .setDatasetSchema(serialize(dataset))
+              .setParameterSchema(serialize(parameters))
+              .build();
+      listener.onNext(new Result(Any.pack(result).toByteArray()));
+      listener.onCompleted();
+    } catch (RuntimeException | SQLException e) {
+      listener.onError(status(e, "prepare"));
+    }
+  }
+
+  @Override
+  public void closePreparedStatement(
+      FlightSql.ActionClosePreparedStatementRequest request,
+      CallContext context,
+      StreamListener<Result> listener) {
+    prepared.remove(request.getPreparedStatementHandle());
+    listener.onCompleted();
+  }
+
+  @Override
+  public Runnable acceptPutPreparedStatementQuery(
+      FlightSql.CommandPreparedStatementQuery command,
+      CallContext context,
+      FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    return () -> {
+      try {
+        Prepared p = owned(command.getPreparedStatementHandle(), context);
+        List<Object> values = new ArrayList<>();
+        while (stream.next()) {
+          VectorSchemaRoot root = stream.getRoot();
+          if (root.getRowCount() > 0) {
+            values.clear();
+            for (int i = 0; i < root.getFieldVectors().size(); i++) {
+              values.add(plain(root.getVector(i).getObject(0)));
+            }
+          }
+        }
+        prepared.put(command.getPreparedStatementHandle(), new Prepared(p.sql(), p.user(), values));
+        ackStream.onCompleted();
+      } catch (RuntimeException e) {
+        ackStream.onError(status(e, "bind"));
+      }
+    };
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPreparedStatement(
+      FlightSql.CommandPreparedStatementQuery command,
+      CallContext context,
+      FlightDescriptor descriptor) {
+    Prepared p = owned(command.getPreparedStatementHandle(), context);
+    return info(command, descriptor, describe(p.sql(), p.user()));
+  }
+
+  @Override
+  public void getStreamPreparedStatement(
+      FlightSql.CommandPreparedStatementQuery command,
+      CallContext context,
+      ServerStreamListener listener) {
+    Prepared p;
+    try {
+      p = owned(command.getPreparedStatementHandle(), context);
+    } catch (RuntimeException e) {
+      listener.error(status(e, "execute"));
+      return;
+    }
+    run(p.sql(), p.parameters(), context, listener);
+  }
+
+  // ---- read-only
+
+  @Override
+  public Runnable acceptPutStatement(
+      FlightSql.CommandStatementUpdate command,
+      CallContext context,
+      FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    return refuse(ackStream);
+  }
+
+  @Override
+  public Runnable acceptPutPreparedStatementUpdate(
+      FlightSql.CommandPreparedStatementUpdate command,
+      CallContext context,
+      FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    return refuse(ackStream);
+  }
+
+  private static Runnable refuse(StreamListener<PutResult> ackStream) {
+    return () ->
+        ackStream.onError(
+            CallStatus.INVALID_ARGUMENT
+                .withDescription(
+                    "MeterStore's SQL server is read-only: writes go through the library")
+                .toRuntimeException());
+  }
+
+  // ---- catalog RPCs
+
+  @Override
+  public void getStreamSqlInfo(
+      FlightSql.CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
+    sqlInfo.send(command.getInfoList(), listener);
+  }
+
+  @Override
+  public void getStreamTypeInfo(
+      FlightSql.CommandGetXdbcTypeInfo request,
+      CallContext context,
+      ServerStreamListener listener) {
+    listener.error(
+        CallStatus.UNIMPLEMENTED.withDescription("type info is not served").toRuntimeException());
+  }
+
+  @Override
+  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
+    try (VectorSchemaRoot root =
+        VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_CATALOGS_SCHEMA, allocator)) {
+      root.setRowCount(0);
+      listener.start(root);
+      listener.putNext();
+      listener.completed();
+    }
+  }
+
+  @Override
+  public void getStreamSchemas(
+      FlightSql.CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
+    String pattern = command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null;
+    try (Connection c = connection(context.peerIdentity());
+        ResultSet rs = c.getMetaData().getSchemas(null, pattern);
+        VectorSchemaRoot root =
+            VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_SCHEMAS_SCHEMA, allocator)) {
+      VarCharVector schemas = (VarCharVector) root.getVector("db_schema_name");
+      int row = 0;
+      while (rs.next()) {
+        root.getVector("catalog_name").setNull(row);
+        schemas.setSafe(row, new Text(rs.getString("TABLE_SCHEM")));
+        row++;
+      }
+      root.setRowCount(row);
+      listener.start(root);
+      listener.putNext();
+      listener.completed();
+    } catch (SQLException | RuntimeException e) {
+      listener.error(status(e, "list schemas"));
+    }
+  }
+
+  @Override
+  public void getStreamTables(
+      FlightSql.CommandGetTables command, CallContext context, ServerStreamListener listener) {
+    String user = context.peerIdentity();
+    String schemaPattern =
+        command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null;
+    String tablePattern =
+        command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
+    String[] types =
+        command.getTableTypesCount() == 0
+            ? null
+            : command.getTableTypesList().toArray(new String[0]);
+    boolean withSchema = command.getIncludeSchema();
+    Schema shape =
+        withSchema
+            ? FlightSqlProducer.Schemas.GET_TABLES_SCHEMA
+            : FlightSqlProducer.Schemas.GET_TABLES_SCHEMA_NO_SCHEMA;
+    try (Connection c = connection(user);
+        VectorSchemaRoot root = VectorSchemaRoot.create(shape, allocator)) {
+      DatabaseMetaData md = c.getMetaData();
+      int row = 0;
+      try (ResultSet rs = md.getTables(null, schemaPattern, tablePattern, types)) {
+        while (rs.next()) {
+          String schema = rs.getString("TABLE_SCHEM");
+          String table = rs.getString("TABLE_NAME");
+          if (!mayRead(user, schema, table)) {
+            continue;
+          }
+          root.getVector("catalog_name").setNull(row);
+          ((VarCharVector) root.getVector("db_schema_name")).setSafe(row, new Text(schema));
+          ((VarCharVector) root.getVector("table_name")).setSafe(row, new Text(table));
+          ((VarCharVector) root.getVector("table_type"))
+              .setSafe(row, new Text(rs.getString("TABLE_TYPE")));
+          if (withSchema) {
+            ((VarBinaryVector) root.getVector("table_schema"))
+                .setSafe(row, serialize(tableSchema(c, schema, table)).toByteArray());
+          }
+          row++;
+        }
+      }
+      root.setRowCount(row);
+      listener.start(root);
+      listener.putNext();
+      listener.completed();
+    } catch (SQLException | RuntimeException e) {
+      listener.error(status(e, "list tables"));
+    }
+  }
+
+  @Override
+  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
+    try (Connection c = connection(context.peerIdentity());
+        ResultSet rs = c.getMetaData().getTableTypes();
+        VectorSchemaRoot root =
+            VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_TABLE_TYPES_SCHEMA, allocator)) {
+      VarCharVector types = (VarCharVector) root.getVector("table_type");
+      int row = 0;
+      while (rs.next()) {
+        types.setSafe(row++, new Text(rs.getString("TABLE_TYPE")));
+      }
+      root.setRowCount(row);
+      listener.start(root);
+      listener.putNext();
+      listener.completed();
+    } catch (SQLException | RuntimeException e) {
+      listener.error(status(e, "list table types"));
+    }
+  }
+
+  @Override
+  protected <T extends Message> List<FlightEndpoint> determineEndpoints(
+      T request, FlightDescriptor descriptor, Schema schema) {
+    return List.of(new FlightEndpoint(new Ticket(Any.pack(request).toByteArray())));
+  }
+
+  // ---- execution
+
+  private void run(
+      String sql, List<Object> parameters, CallContext context, ServerStreamListener listener) {
+    String user = context.peerIdentity();
+    boolean admitted = false;
+    try {
+      admitted = running.tryAcquire(10, TimeUnit.SECONDS);
+      if (!admitted) {
+        listener.error(
+            CallStatus.RESOURCE_EXHAUSTED
+                .withDescription("too many statements running; try again")
+                .toRuntimeException());
+        return;
+      }
+      requireReadable(user, sql);
+      AtomicBoolean cancelled = new AtomicBoolean();
+      try (Connection c = connection(user);
+          PreparedStatement ps = c.prepareStatement(sql);
+          BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
+        ps.setQueryTimeout((int) Math.max(1, settings.statementTimeout().toSeconds()));
+        for (int i = 0; i < parameters.size(); i++) {
+          ps.setObject(i + 1, parameters.get(i));
+        }
+        listener.setOnCancelHandler(
+            () -> {
+              cancelled.set(true);
+              try {
+                ps.cancel();
+              } catch (SQLException e) {
+                LOG.debug("Cannot cancel a statement: {}", e.toString());
+              }
+            });
+        try (ResultSet rs = ps.executeQuery()) {
+          long rows = ArrowResults.stream(rs, child, listener, cancelled::get);
+          LOG.debug("Served {} rows to {}", rows, user);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      listener.error(
+          CallStatus.CANCELLED.withDescription("server shutting down").toRuntimeException());
+    } catch (Exception e) {
+      listener.error(status(e, "execute"));
+    } finally {
+      if (admitted) {
+        running.release();
+      }
+    }
+  }
+
+  private Connection connection(String user) throws SQLException {
+    return catalog.connection();
+  }
+
+  private Schema describe(String sql, String user) {
+    requireReadable(user, sql);
+    try (Connection c = connection(user);
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      return ArrowResults.schema(ps.getMetaData(), allocator);
+    } catch (SQLException | RuntimeException e) {
+      throw status(e, "prepare");
+    }
+  }
+
+  private Schema tableSchema(Connection c, String schema, String table) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT * FROM " + quote(schema) + "." + quote(table) + " WHERE 1 = 0")) {
+      return ArrowResults.schema(ps.getMetaData(), allocator);
+    }
+  }
+
+  private static String quote(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  private static Schema parameterSchema(ParameterMetaData md) throws SQLException {
+    List<org.apache.arrow.vector.types.pojo.Field> fields = new ArrayList<>();
+    for (int i = 1; i <= md.getParameterCount(); i++) {
+      fields.add(
+          org.apache.arrow.vector.types.pojo.Field.nullable(
+              "p" + i, new org.apache.arrow.vector.types.pojo.ArrowType.Utf8()));
+    }
+    return new Schema(fields);
+  }
+
+  /** A bound Arrow value as JDBC takes it (Arrow's {@code Text} as a string). */
+  private static Object plain(Object value) {
+    return value instanceof Text t ? t.toString() : value;
+  }
+
+  private Prepared owned(ByteString handle, CallContext context) {
+    Prepared p = prepared.get(handle);
+    if (p == null || !p.user().equals(context.peerIdentity())) {
+      throw CallStatus.NOT_FOUND
+          .withDescription("no such prepared statement (closed, or never created)")
+          .toRuntimeException();
+    }
+    return p;
+  }
+
+  private String checkedSql(String sql) {
+    if (sql == null || sql.isBlank()) {
+      throw CallStatus.INVALID_ARGUMENT.withDescription("empty SQL").toRuntimeException();
+    }
+    if (sql.length() > MAX_SQL_CHARS) {
+      throw CallStatus.INVALID_ARGUMENT
+          .withDescription("SQL longer than " + MAX_SQL_CHARS + " characters")
+          .toRuntimeException();
+    }
+    return sql;
+  }
+
+  /** Whether {@code user} may read {@code schema.table} (tables of the MeterStore schema only). */
+  private boolean mayRead(String user, String schema, String table) {
+    Set<String> allowed = settings.tables().get(user);
+    return allowed == null || "system".equals(schema) || allowed.contains(table);
+  }
+
+  /**
+   * Refuses a statement naming a table {@code user} may not read. The names are MeterStore's
+   * declared tables, matched as words of the statement: conservative (a column or literal with a
+   * table's name also refuses), never permissive.
+   */
+  private void requireReadable(String user, String sql) {
+    Set<String> allowed = settings.tables().get(user);
+    if (allowed == null) {
+      return;
+    }
+    String lower = sql.toLowerCase(java.util.Locale.ROOT);
+    for (org.meterstore.api.table.TableDefinition t : catalog.tables()) {
+      if (!allowed.contains(t.name())
+          && java.util.regex.Pattern.compile(
+                  "\\b" + java.util.regex.Pattern.quote(t.name()) + "(_versions)?\\b")
+              .matcher(lower)
+              .find()) {
+        throw CallStatus.UNAUTHORIZED
+            .withDescription("user " + user + " may not read table " + t.name())
+            .toRuntimeException();
+      }
+    }
+  }
+
+  private FlightInfo info(Message command, FlightDescriptor descriptor, Schema schema) {
+    Ticket ticket = new Ticket(Any.pack(command).toByteArray());
+    return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+  }
+
+  private static ByteString serialize(Schema schema) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try {
+      MessageSerializer.serialize(
+          new WriteChannel(java.nio.channels.Channels.newChannel(out)), schema);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return ByteString.copyFrom(out.toByteArray());
+  }
+
+  /** {@code e} as a Flight status: MeterStore's message, no stack trace; logged here. */
+  private static org.apache.arrow.flight.FlightRuntimeException status(Throwable e, String what) {
+    if (e instanceof org.apache.arrow.flight.FlightRuntimeException f) {
+      return f;
+    }
+    Throwable cause = e;
+    org.meterstore.api.MeterStoreException typed = null;
+    while (cause != null) {
+      if (cause instanceof org.meterstore.api.MeterStoreException m) {
+        typed = m;
+        break;
+      }
+      cause = cause.getCause();
+    }
+    String message = typed != null ? typed.getMessage() : firstLine(e.getMessage());
+    LOG.info("Refused to {}: {}", what, message);
+    CallStatus status =
+        typed != null && typed.isRetryable() ? CallStatus.UNAVAILABLE : CallStatus.INVALID_ARGUMENT;
+    return status
+        .withDescription(message == null ? what + " failed" : message)
+        .toRuntimeException();
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return null;
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  @Override
+  public void close() {
+    prepared.clear();
+  }
+}
