@@ -261,10 +261,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
   public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
     try (VectorSchemaRoot root =
         VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_CATALOGS_SCHEMA, allocator)) {
-      root.setRowCount(0);
-      listener.start(root);
-      listener.putNext();
-      listener.completed();
+      send(root, 0, listener);
     }
   }
 
@@ -283,10 +280,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
         schemas.setSafe(row, new Text(rs.getString("TABLE_SCHEM")));
         row++;
       }
-      root.setRowCount(row);
-      listener.start(root);
-      listener.putNext();
-      listener.completed();
+      send(root, row, listener);
     } catch (SQLException | RuntimeException e) {
       listener.error(status(e, "list schemas"));
     }
@@ -332,10 +326,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
           row++;
         }
       }
-      root.setRowCount(row);
-      listener.start(root);
-      listener.putNext();
-      listener.completed();
+      send(root, row, listener);
     } catch (SQLException | RuntimeException e) {
       listener.error(status(e, "list tables"));
     }
@@ -352,13 +343,18 @@ final class SqlProducer extends BasicFlightSqlProducer {
       while (rs.next()) {
         types.setSafe(row++, new Text(rs.getString("TABLE_TYPE")));
       }
-      root.setRowCount(row);
-      listener.start(root);
-      listener.putNext();
-      listener.completed();
+      send(root, row, listener);
     } catch (SQLException | RuntimeException e) {
       listener.error(status(e, "list table types"));
     }
+  }
+
+  /** {@code root}'s first {@code rows} rows as the whole answer of a catalog call. */
+  private static void send(VectorSchemaRoot root, int rows, ServerStreamListener listener) {
+    root.setRowCount(rows);
+    listener.start(root);
+    listener.putNext();
+    listener.completed();
   }
 
   @Override

@@ -144,6 +144,22 @@ class SqlServerIT {
   }
 
   @Test
+  void aResultOfManyBatchesArrivesWhole() throws Exception {
+    // 1,920 readings three times over: two record batches of 4,096 rows and a part
+    String sql =
+        "SELECT r.\"malo_id\", r.\"from\", r.\"value\", t.x FROM \""
+            + TABLE
+            + "\" AS r CROSS JOIN (VALUES (1), (2), (3), (4), (5)) AS t(x)"
+            + " ORDER BY r.\"malo_id\", r.\"from\", r.\"obis_code\", t.x";
+    try (Connection served = flight();
+        Connection local = catalog.connection()) {
+      List<String> remote = rows(served, sql);
+      assertThat(remote).hasSizeGreaterThan(2 * ArrowResults.BATCH_ROWS);
+      assertThat(remote).isEqualTo(rows(local, sql));
+    }
+  }
+
+  @Test
   void aPreparedStatementBindsItsParameter() throws Exception {
     String sql = "SELECT COUNT(*), SUM(\"value\") FROM \"" + TABLE + "\" WHERE \"malo_id\" = ?";
     String malo;
