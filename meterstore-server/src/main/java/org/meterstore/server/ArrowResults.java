@@ -87,7 +87,8 @@ final class ArrowResults {
       ResultSet rs,
       BufferAllocator allocator,
       ServerStreamListener listener,
-      BooleanSupplier cancelled)
+      BooleanSupplier cancelled,
+      ServerMetrics metrics)
       throws SQLException, IOException {
     long rows = 0;
     try (ArrowVectorIterator batches =
@@ -105,7 +106,12 @@ final class ArrowResults {
           break;
         }
         rows += root.getRowCount();
+        long bytes = 0;
+        for (org.apache.arrow.vector.FieldVector v : root.getFieldVectors()) {
+          bytes += v.getBufferSize();
+        }
         listener.putNext();
+        metrics.sent(root.getRowCount(), bytes);
       }
       if (!started) {
         try (VectorSchemaRoot empty =

@@ -57,18 +57,27 @@ final class SqlProducer extends BasicFlightSqlProducer {
   /** Longest SQL text accepted. */
   static final int MAX_SQL_CHARS = 1 << 20;
 
+  /** Prepared statements one user may hold open at once. */
+  static final int MAX_PREPARED_PER_USER = 256;
+
   private final MeterCatalog catalog;
   private final BufferAllocator allocator;
   private final ServerSettings settings;
   private final Semaphore running;
   private final SqlInfoBuilder sqlInfo;
   private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
+  private final ServerMetrics metrics;
 
   /** A prepared statement: its SQL, its owner and the parameters bound last. */
   private record Prepared(String sql, String user, List<Object> parameters) {}
 
   SqlProducer(
-      MeterCatalog catalog, BufferAllocator allocator, ServerSettings settings, int maxRunning) {
+      MeterCatalog catalog,
+      BufferAllocator allocator,
+      ServerSettings settings,
+      int maxRunning,
+      ServerMetrics metrics) {
+    this.metrics = metrics;
     this.catalog = catalog;
     this.allocator = allocator;
     this.settings = settings;
@@ -129,6 +138,13 @@ final class SqlProducer extends BasicFlightSqlProducer {
     try {
       String sql = checkedSql(request.getQuery());
       String user = context.peerIdentity();
+      if (prepared.values().stream().filter(p -> p.user().equals(user)).count()
+          >= MAX_PREPARED_PER_USER) {
+        throw CallStatus.RESOURCE_EXHAUSTED
+            .withDescription(
+                MAX_PREPARED_PER_USER + " prepared statements are open; close some first")
+            .toRuntimeException();
+      }
       Schema dataset;
       Schema parameters;
       try (Connection c = connection(user);
@@ -368,10 +384,13 @@ final class SqlProducer extends BasicFlightSqlProducer {
   private void run(
       String sql, List<Object> parameters, CallContext context, ServerStreamListener listener) {
     String user = context.peerIdentity();
+    long started = System.nanoTime();
+    String outcome = "error";
     boolean admitted = false;
     try {
       admitted = running.tryAcquire(10, TimeUnit.SECONDS);
       if (!admitted) {
+        outcome = "refused";
         listener.error(
             CallStatus.RESOURCE_EXHAUSTED
                 .withDescription("too many statements running; try again")
@@ -397,20 +416,29 @@ final class SqlProducer extends BasicFlightSqlProducer {
               }
             });
         try (ResultSet rs = ps.executeQuery()) {
-          long rows = ArrowResults.stream(rs, child, listener, cancelled::get);
+          long rows = ArrowResults.stream(rs, child, listener, cancelled::get, metrics);
+          outcome = cancelled.get() || listener.isCancelled() ? "cancelled" : "ok";
           LOG.debug("Served {} rows to {}", rows, user);
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      outcome = "cancelled";
       listener.error(
           CallStatus.CANCELLED.withDescription("server shutting down").toRuntimeException());
+    } catch (org.apache.arrow.flight.FlightRuntimeException e) {
+      outcome =
+          e.status().code() == org.apache.arrow.flight.FlightStatusCode.UNAUTHORIZED
+              ? "refused"
+              : "error";
+      listener.error(e);
     } catch (Exception e) {
       listener.error(status(e, "execute"));
     } finally {
       if (admitted) {
         running.release();
       }
+      metrics.statement(outcome, System.nanoTime() - started);
     }
   }
 

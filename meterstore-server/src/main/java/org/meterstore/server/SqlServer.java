@@ -1,5 +1,6 @@
 package org.meterstore.server;
 
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -55,10 +56,20 @@ public final class SqlServer implements AutoCloseable {
    *     address cannot be bound
    */
   public static SqlServer start(MeterCatalog catalog, ServerSettings settings) {
+    return start(catalog, settings, OpenTelemetry.noop());
+  }
+
+  /**
+   * {@link #start(MeterCatalog, ServerSettings)} with the server's metrics going to {@code otel}
+   * (statements by outcome and duration, rows and bytes sent, refused sign-ins).
+   */
+  public static SqlServer start(MeterCatalog catalog, ServerSettings settings, OpenTelemetry otel) {
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
+    ServerMetrics metrics = new ServerMetrics(otel);
     BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
-    SqlProducer producer = new SqlProducer(catalog, allocator, settings, MAX_RUNNING);
+    SqlProducer producer = new SqlProducer(catalog, allocator, settings, MAX_RUNNING, metrics);
     Location location =
         settings.tls()
             ? Location.forGrpcTls(settings.host(), settings.port())
@@ -72,7 +83,7 @@ public final class SqlServer implements AutoCloseable {
       if (!settings.users().isEmpty()) {
         builder.headerAuthenticator(
             new GeneratedBearerTokenAuthenticator(
-                new BasicCallHeaderAuthenticator(new Users(settings.users()))));
+                new BasicCallHeaderAuthenticator(new Users(settings.users(), metrics))));
       }
       FlightServer server = builder.build().start();
       LOG.info(
@@ -90,6 +101,11 @@ public final class SqlServer implements AutoCloseable {
           "Cannot serve on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(),
           e);
     }
+  }
+
+  /** Bytes of Arrow memory the server holds now (batches being built or sent). */
+  public long allocatedBytes() {
+    return allocator.getAllocatedMemory();
   }
 
   /** The port the server listens on. */
@@ -130,8 +146,10 @@ public final class SqlServer implements AutoCloseable {
   private static final class Users implements BasicCallHeaderAuthenticator.CredentialValidator {
     private final Map<String, PasswordHash> hashes = new HashMap<>();
     private final PasswordHash decoy;
+    private final ServerMetrics metrics;
 
-    Users(Map<String, String> configured) {
+    Users(Map<String, String> configured, ServerMetrics metrics) {
+      this.metrics = metrics;
       int iterations = 0;
       for (Map.Entry<String, String> e : configured.entrySet()) {
         PasswordHash h = PasswordHash.parse(e.getValue(), "serve.users." + e.getKey());
@@ -148,6 +166,7 @@ public final class SqlServer implements AutoCloseable {
       boolean ok = (h != null ? h : decoy).matches(chars) && h != null;
       java.util.Arrays.fill(chars, '\0');
       if (!ok) {
+        metrics.authFailure();
         LOG.info("Refused a sign-in (user name or password wrong)");
         throw CallStatus.UNAUTHENTICATED
             .withDescription("user name or password wrong")

@@ -3,7 +3,6 @@ package org.meterstore.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.opentelemetry.api.OpenTelemetry;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.List;
@@ -27,11 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.MeterCatalog;
-import org.meterstore.api.table.TableDefinition;
-import org.meterstore.maintenance.testing.TwoTiers;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
-import org.meterstore.testing.workload.Workload;
 
 /**
  * {@code meterstore serve} on loopback with TLS (a certificate made at test time), reached with
@@ -42,29 +37,20 @@ import org.meterstore.testing.workload.Workload;
  */
 @ExtendWith(PostgresExtension.class)
 class SqlServerIT {
-  private static final String TABLE = "lastgang";
+  private static final String TABLE = ServedStore.TABLE;
   private static final String PASSWORD = "s3cret-for-tests";
 
   @TempDir static Path dir;
-  private static TwoTiers tiers;
+  private static ServedStore store;
   private static MeterCatalog catalog;
   private static SqlServer server;
   private static TestCertificate certificate;
 
   @BeforeAll
   static void serve(TestDatabase db) throws Exception {
-    TableDefinition def = TwoTiers.table(TABLE, Duration.ofDays(2), Duration.ofHours(1));
-    tiers = new TwoTiers(db, dir.resolve("warehouse"), Duration.ofSeconds(3), OpenTelemetry.noop());
-    catalog = MeterCatalog.of(tiers.hot, tiers.cold, List.of(def), OpenTelemetry.noop());
-    Instant start = Instant.parse("2026-03-01T00:00:00Z");
-    catalog.createTables(start);
-    Workload workload = new Workload(4, LocalDate.of(2026, 3, 2), 8, 2, 0.05, 0.0, 11);
-    for (Workload.Delivery d : workload.deliveries()) {
-      catalog.table(TABLE).append(d.readings(), Instant.parse("2026-03-10T12:00:00Z"));
-    }
-    catalog.maintenance().runOnce(Instant.parse("2026-03-10T12:00:00Z"));
-    assertThat(catalog.table(TABLE).watermark()).isAfter(start);
-
+    store = ServedStore.build(db, dir.resolve("warehouse"));
+    catalog = store.catalog;
+    assertThat(catalog.table(TABLE).watermark()).isAfter(Instant.parse("2026-03-02T00:00:00Z"));
     certificate = TestCertificate.create(dir);
     String analyst = PasswordHash.create(PASSWORD.toCharArray(), 10_000);
     String grafana = PasswordHash.create("panel".toCharArray(), 10_000);
@@ -86,11 +72,8 @@ class SqlServerIT {
     if (server != null) {
       server.close();
     }
-    if (catalog != null) {
-      catalog.close();
-    }
-    if (tiers != null) {
-      tiers.close();
+    if (store != null) {
+      store.close();
     }
   }
 
