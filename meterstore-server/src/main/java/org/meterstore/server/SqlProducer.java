@@ -107,7 +107,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
   public FlightInfo getFlightInfoStatement(
       FlightSql.CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
     String sql = checkedSql(command.getQuery());
-    Schema schema = describe(sql, context.peerIdentity());
+    Schema schema = describe(sql, context);
     FlightSql.TicketStatementQuery ticket =
         FlightSql.TicketStatementQuery.newBuilder()
             .setStatementHandle(ByteString.copyFrom(sql, StandardCharsets.UTF_8))
@@ -118,7 +118,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
   @Override
   public SchemaResult getSchemaStatement(
       FlightSql.CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-    return new SchemaResult(describe(checkedSql(command.getQuery()), context.peerIdentity()));
+    return new SchemaResult(describe(checkedSql(command.getQuery()), context));
   }
 
   @Override
@@ -147,7 +147,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       }
       Schema dataset;
       Schema parameters;
-      try (Connection c = connection(user);
+      try (Connection c = connection(context);
           PreparedStatement ps = c.prepareStatement(sql)) {
         dataset = ArrowResults.schema(ps.getMetaData(), allocator);
         parameters = parameterSchema(ps.getParameterMetaData());
@@ -209,7 +209,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       CallContext context,
       FlightDescriptor descriptor) {
     Prepared p = owned(command.getPreparedStatementHandle(), context);
-    return info(command, descriptor, describe(p.sql(), p.user()));
+    return info(command, descriptor, describe(p.sql(), context));
   }
 
   @Override
@@ -285,7 +285,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
   public void getStreamSchemas(
       FlightSql.CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
     String pattern = command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null;
-    try (Connection c = connection(context.peerIdentity());
+    try (Connection c = connection(context);
         ResultSet rs = c.getMetaData().getSchemas(null, pattern);
         VectorSchemaRoot root =
             VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_SCHEMAS_SCHEMA, allocator)) {
@@ -319,7 +319,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
         withSchema
             ? FlightSqlProducer.Schemas.GET_TABLES_SCHEMA
             : FlightSqlProducer.Schemas.GET_TABLES_SCHEMA_NO_SCHEMA;
-    try (Connection c = connection(user);
+    try (Connection c = connection(context);
         VectorSchemaRoot root = VectorSchemaRoot.create(shape, allocator)) {
       DatabaseMetaData md = c.getMetaData();
       int row = 0;
@@ -350,7 +350,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
 
   @Override
   public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
-    try (Connection c = connection(context.peerIdentity());
+    try (Connection c = connection(context);
         ResultSet rs = c.getMetaData().getTableTypes();
         VectorSchemaRoot root =
             VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_TABLE_TYPES_SCHEMA, allocator)) {
@@ -399,7 +399,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       }
       requireReadable(user, sql);
       AtomicBoolean cancelled = new AtomicBoolean();
-      try (Connection c = connection(user);
+      try (Connection c = connection(context);
           PreparedStatement ps = c.prepareStatement(sql);
           BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
         ps.setQueryTimeout((int) Math.max(1, settings.statementTimeout().toSeconds()));
@@ -442,13 +442,16 @@ final class SqlProducer extends BasicFlightSqlProducer {
     }
   }
 
-  private Connection connection(String user) throws SQLException {
-    return catalog.connection();
+  /** A MeterStore connection with the call's {@code meterstore.*} properties (read mode etc.). */
+  private Connection connection(CallContext context) throws SQLException {
+    SessionProperties session = context.getMiddleware(SessionProperties.KEY);
+    java.util.Properties p = session == null ? new java.util.Properties() : session.properties();
+    return p.isEmpty() ? catalog.connection() : catalog.connection(p);
   }
 
-  private Schema describe(String sql, String user) {
-    requireReadable(user, sql);
-    try (Connection c = connection(user);
+  private Schema describe(String sql, CallContext context) {
+    requireReadable(context.peerIdentity(), sql);
+    try (Connection c = connection(context);
         PreparedStatement ps = c.prepareStatement(sql)) {
       return ArrowResults.schema(ps.getMetaData(), allocator);
     } catch (SQLException | RuntimeException e) {

@@ -85,6 +85,7 @@ public final class SqlServer implements AutoCloseable {
             new GeneratedBearerTokenAuthenticator(
                 new BasicCallHeaderAuthenticator(new Users(settings.users(), metrics))));
       }
+      builder.middleware(SessionProperties.KEY, new SessionProperties.Factory());
       FlightServer server = builder.build().start();
       LOG.info(
           "Serving MeterStore SQL over Flight SQL on {}:{} ({}, {} user(s))",

@@ -186,6 +186,28 @@ class SqlServerIT {
   }
 
   @Test
+  void connectionPropertiesReachTheStoreAsSessionOptions() throws Exception {
+    // Arrow's driver sends the URL properties it does not know as headers of every call
+    try (Connection served =
+            DriverManager.getConnection(
+                url("analyst", PASSWORD) + "&meterstore.system_at=2026-03-10T12:00:00Z");
+        Statement s = served.createStatement();
+        ResultSet rs = s.executeQuery("SELECT \"table\", \"healthy\" FROM \"system\".\"tables\"")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo(TABLE);
+    }
+    try (Connection served =
+            DriverManager.getConnection(url("analyst", PASSWORD) + "&meterstore.bogus=1");
+        Statement s = served.createStatement()) {
+      assertThatThrownBy(() -> s.executeQuery("SELECT 1"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(messages(e)).contains("meterstore.bogus"));
+    } catch (SQLException refusedAtConnect) {
+      assertThat(messages(refusedAtConnect)).contains("meterstore.bogus");
+    }
+  }
+
+  @Test
   void aWriteIsRefusedAndChangesNothing() throws Exception {
     String count = "SELECT COUNT(*) FROM \"" + TABLE + "\"";
     List<String> before;
