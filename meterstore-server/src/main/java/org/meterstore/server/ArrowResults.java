@@ -21,6 +21,8 @@ import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -173,5 +175,17 @@ final class ArrowResults {
       this.vector = newVector;
       this.index = 0;
     }
+  }
+
+  /** {@code schema} in Arrow IPC form, as Flight SQL carries schemas inside its messages. */
+  static com.google.protobuf.ByteString serialize(Schema schema) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try {
+      MessageSerializer.serialize(
+          new WriteChannel(java.nio.channels.Channels.newChannel(out)), schema);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return com.google.protobuf.ByteString.copyFrom(out.toByteArray());
   }
 }

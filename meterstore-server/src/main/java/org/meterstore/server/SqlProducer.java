@@ -5,7 +5,6 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +12,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -29,15 +27,10 @@ import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
-import org.apache.arrow.flight.sql.FlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
 import org.meterstore.MeterCatalog;
@@ -67,6 +60,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
   private final SqlInfoBuilder sqlInfo;
   private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
   private final ServerMetrics metrics;
+  private final Grants grants;
+  private final CatalogCalls catalogCalls;
 
   /** A prepared statement: its SQL, its owner and the parameters bound last. */
   private record Prepared(String sql, String user, List<Object> parameters) {}
@@ -79,6 +74,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
       ServerMetrics metrics) {
     this.metrics = metrics;
     this.catalog = catalog;
+    this.grants = new Grants(catalog, settings);
+    this.catalogCalls = new CatalogCalls(allocator, this::connection, grants);
     this.allocator = allocator;
     this.settings = settings;
     this.running = new Semaphore(maxRunning);
@@ -157,13 +154,13 @@ final class SqlProducer extends BasicFlightSqlProducer {
       FlightSql.ActionCreatePreparedStatementResult result =
           FlightSql.ActionCreatePreparedStatementResult.newBuilder()
               .setPreparedStatementHandle(handle)
-              .setDatasetSchema(serialize(dataset))
-              .setParameterSchema(serialize(parameters))
+              .setDatasetSchema(ArrowResults.serialize(dataset))
+              .setParameterSchema(ArrowResults.serialize(parameters))
               .build();
       listener.onNext(new Result(Any.pack(result).toByteArray()));
       listener.onCompleted();
     } catch (RuntimeException | SQLException e) {
-      listener.onError(status(e, "prepare"));
+      listener.onError(FlightStatuses.of(e, "prepare"));
     }
   }
 
@@ -198,7 +195,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
         prepared.put(command.getPreparedStatementHandle(), new Prepared(p.sql(), p.user(), values));
         ackStream.onCompleted();
       } catch (RuntimeException e) {
-        ackStream.onError(status(e, "bind"));
+        ackStream.onError(FlightStatuses.of(e, "bind"));
       }
     };
   }
@@ -221,7 +218,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
     try {
       p = owned(command.getPreparedStatementHandle(), context);
     } catch (RuntimeException e) {
-      listener.error(status(e, "execute"));
+      listener.error(FlightStatuses.of(e, "execute"));
       return;
     }
     run(p.sql(), p.parameters(), context, listener);
@@ -275,102 +272,24 @@ final class SqlProducer extends BasicFlightSqlProducer {
 
   @Override
   public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
-    try (VectorSchemaRoot root =
-        VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_CATALOGS_SCHEMA, allocator)) {
-      send(root, 0, listener);
-    }
+    catalogCalls.catalogs(listener);
   }
 
   @Override
   public void getStreamSchemas(
       FlightSql.CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
-    String pattern = command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null;
-    try (Connection c = connection(context);
-        ResultSet rs = c.getMetaData().getSchemas(null, pattern);
-        VectorSchemaRoot root =
-            VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_SCHEMAS_SCHEMA, allocator)) {
-      VarCharVector schemas = (VarCharVector) root.getVector("db_schema_name");
-      int row = 0;
-      while (rs.next()) {
-        root.getVector("catalog_name").setNull(row);
-        schemas.setSafe(row, new Text(rs.getString("TABLE_SCHEM")));
-        row++;
-      }
-      send(root, row, listener);
-    } catch (SQLException | RuntimeException e) {
-      listener.error(status(e, "list schemas"));
-    }
+    catalogCalls.schemas(command, context, listener);
   }
 
   @Override
   public void getStreamTables(
       FlightSql.CommandGetTables command, CallContext context, ServerStreamListener listener) {
-    String user = context.peerIdentity();
-    String schemaPattern =
-        command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null;
-    String tablePattern =
-        command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
-    String[] types =
-        command.getTableTypesCount() == 0
-            ? null
-            : command.getTableTypesList().toArray(new String[0]);
-    boolean withSchema = command.getIncludeSchema();
-    Schema shape =
-        withSchema
-            ? FlightSqlProducer.Schemas.GET_TABLES_SCHEMA
-            : FlightSqlProducer.Schemas.GET_TABLES_SCHEMA_NO_SCHEMA;
-    try (Connection c = connection(context);
-        VectorSchemaRoot root = VectorSchemaRoot.create(shape, allocator)) {
-      DatabaseMetaData md = c.getMetaData();
-      int row = 0;
-      try (ResultSet rs = md.getTables(null, schemaPattern, tablePattern, types)) {
-        while (rs.next()) {
-          String schema = rs.getString("TABLE_SCHEM");
-          String table = rs.getString("TABLE_NAME");
-          if (!mayRead(user, schema, table)) {
-            continue;
-          }
-          root.getVector("catalog_name").setNull(row);
-          ((VarCharVector) root.getVector("db_schema_name")).setSafe(row, new Text(schema));
-          ((VarCharVector) root.getVector("table_name")).setSafe(row, new Text(table));
-          ((VarCharVector) root.getVector("table_type"))
-              .setSafe(row, new Text(rs.getString("TABLE_TYPE")));
-          if (withSchema) {
-            ((VarBinaryVector) root.getVector("table_schema"))
-                .setSafe(row, serialize(tableSchema(c, schema, table)).toByteArray());
-          }
-          row++;
-        }
-      }
-      send(root, row, listener);
-    } catch (SQLException | RuntimeException e) {
-      listener.error(status(e, "list tables"));
-    }
+    catalogCalls.tables(command, context, listener);
   }
 
   @Override
   public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
-    try (Connection c = connection(context);
-        ResultSet rs = c.getMetaData().getTableTypes();
-        VectorSchemaRoot root =
-            VectorSchemaRoot.create(FlightSqlProducer.Schemas.GET_TABLE_TYPES_SCHEMA, allocator)) {
-      VarCharVector types = (VarCharVector) root.getVector("table_type");
-      int row = 0;
-      while (rs.next()) {
-        types.setSafe(row++, new Text(rs.getString("TABLE_TYPE")));
-      }
-      send(root, row, listener);
-    } catch (SQLException | RuntimeException e) {
-      listener.error(status(e, "list table types"));
-    }
-  }
-
-  /** {@code root}'s first {@code rows} rows as the whole answer of a catalog call. */
-  private static void send(VectorSchemaRoot root, int rows, ServerStreamListener listener) {
-    root.setRowCount(rows);
-    listener.start(root);
-    listener.putNext();
-    listener.completed();
+    catalogCalls.tableTypes(context, listener);
   }
 
   @Override
@@ -397,7 +316,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
                 .toRuntimeException());
         return;
       }
-      requireReadable(user, sql);
+      grants.requireReadable(user, sql);
       AtomicBoolean cancelled = new AtomicBoolean();
       try (Connection c = connection(context);
           PreparedStatement ps = c.prepareStatement(sql);
@@ -433,7 +352,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
               : "error";
       listener.error(e);
     } catch (Exception e) {
-      listener.error(status(e, "execute"));
+      listener.error(FlightStatuses.of(e, "execute"));
     } finally {
       if (admitted) {
         running.release();
@@ -443,32 +362,20 @@ final class SqlProducer extends BasicFlightSqlProducer {
   }
 
   /** A MeterStore connection with the call's {@code meterstore.*} properties (read mode etc.). */
-  private Connection connection(CallContext context) throws SQLException {
+  Connection connection(CallContext context) throws SQLException {
     SessionProperties session = context.getMiddleware(SessionProperties.KEY);
     java.util.Properties p = session == null ? new java.util.Properties() : session.properties();
     return p.isEmpty() ? catalog.connection() : catalog.connection(p);
   }
 
   private Schema describe(String sql, CallContext context) {
-    requireReadable(context.peerIdentity(), sql);
+    grants.requireReadable(context.peerIdentity(), sql);
     try (Connection c = connection(context);
         PreparedStatement ps = c.prepareStatement(sql)) {
       return ArrowResults.schema(ps.getMetaData(), allocator);
     } catch (SQLException | RuntimeException e) {
-      throw status(e, "prepare");
+      throw FlightStatuses.of(e, "prepare");
     }
-  }
-
-  private Schema tableSchema(Connection c, String schema, String table) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT * FROM " + quote(schema) + "." + quote(table) + " WHERE 1 = 0")) {
-      return ArrowResults.schema(ps.getMetaData(), allocator);
-    }
-  }
-
-  private static String quote(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
   private static Schema parameterSchema(ParameterMetaData md) throws SQLException {
@@ -508,81 +415,9 @@ final class SqlProducer extends BasicFlightSqlProducer {
     return sql;
   }
 
-  /** Whether {@code user} may read {@code schema.table} (tables of the MeterStore schema only). */
-  private boolean mayRead(String user, String schema, String table) {
-    Set<String> allowed = settings.tables().get(user);
-    return allowed == null || "system".equals(schema) || allowed.contains(table);
-  }
-
-  /**
-   * Refuses a statement naming a table {@code user} may not read. The names are MeterStore's
-   * declared tables, matched as words of the statement: conservative (a column or literal with a
-   * table's name also refuses), never permissive.
-   */
-  private void requireReadable(String user, String sql) {
-    Set<String> allowed = settings.tables().get(user);
-    if (allowed == null) {
-      return;
-    }
-    String lower = sql.toLowerCase(java.util.Locale.ROOT);
-    for (org.meterstore.api.table.TableDefinition t : catalog.tables()) {
-      if (!allowed.contains(t.name())
-          && java.util.regex.Pattern.compile(
-                  "\\b" + java.util.regex.Pattern.quote(t.name()) + "(_versions)?\\b")
-              .matcher(lower)
-              .find()) {
-        throw CallStatus.UNAUTHORIZED
-            .withDescription("user " + user + " may not read table " + t.name())
-            .toRuntimeException();
-      }
-    }
-  }
-
   private FlightInfo info(Message command, FlightDescriptor descriptor, Schema schema) {
     Ticket ticket = new Ticket(Any.pack(command).toByteArray());
     return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
-  }
-
-  private static ByteString serialize(Schema schema) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    try {
-      MessageSerializer.serialize(
-          new WriteChannel(java.nio.channels.Channels.newChannel(out)), schema);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return ByteString.copyFrom(out.toByteArray());
-  }
-
-  /** {@code e} as a Flight status: MeterStore's message, no stack trace; logged here. */
-  private static org.apache.arrow.flight.FlightRuntimeException status(Throwable e, String what) {
-    if (e instanceof org.apache.arrow.flight.FlightRuntimeException f) {
-      return f;
-    }
-    Throwable cause = e;
-    org.meterstore.api.MeterStoreException typed = null;
-    while (cause != null) {
-      if (cause instanceof org.meterstore.api.MeterStoreException m) {
-        typed = m;
-        break;
-      }
-      cause = cause.getCause();
-    }
-    String message = typed != null ? typed.getMessage() : firstLine(e.getMessage());
-    LOG.info("Refused to {}: {}", what, message);
-    CallStatus status =
-        typed != null && typed.isRetryable() ? CallStatus.UNAVAILABLE : CallStatus.INVALID_ARGUMENT;
-    return status
-        .withDescription(message == null ? what + " failed" : message)
-        .toRuntimeException();
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return null;
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 
   @Override
