@@ -269,9 +269,11 @@ public final class ViewPublisher implements ResolvedView {
   public List<ViewState> versions() {
     access.probe();
     View view = loadIfSupported();
-    if (view == null) {
-      return List.of();
-    }
+    return view == null ? List.of() : states(view);
+  }
+
+  /** The recorded states of {@code view}'s kept versions, oldest first. */
+  private static List<ViewState> states(View view) {
     List<ViewState> states = new ArrayList<>();
     for (ViewVersion v : view.versions()) {
       state(v).ifPresent(states::add);
@@ -300,7 +302,7 @@ public final class ViewPublisher implements ResolvedView {
     if (view == null) {
       return true;
     }
-    List<ViewState> states = versions();
+    List<ViewState> states = states(view); // the same metadata as the current version read below
     if (states.isEmpty()) {
       return false;
     }
