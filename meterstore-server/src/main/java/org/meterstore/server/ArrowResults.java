@@ -83,7 +83,10 @@ final class ArrowResults {
   /**
    * Streams {@code rs} to {@code listener} in batches, waiting while the client does not read (so a
    * slow client holds at most one batch of the server's memory) and stopping when it cancels or
-   * {@code cancelled} says so.
+   * {@code cancelled} says so. Completes the stream only when every row was sent: a stopped stream
+   * is left for the caller to end with a status.
+   *
+   * @return the rows sent, or -1 when the stream stopped before the end
    */
   static long stream(
       ResultSet rs,
@@ -105,7 +108,8 @@ final class ArrowResults {
         }
         awaitReady(listener, cancelled);
         if (listener.isCancelled() || cancelled.getAsBoolean()) {
-          break;
+          root.close();
+          return -1;
         }
         rows += root.getRowCount();
         long bytes = 0;

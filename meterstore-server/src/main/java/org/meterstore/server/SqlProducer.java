@@ -57,6 +57,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
   private final BufferAllocator allocator;
   private final ServerSettings settings;
   private final Semaphore running;
+  private final int maxRunning;
+  private final long admissionWaitMillis;
   private final SqlInfoBuilder sqlInfo;
   private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
   private final ServerMetrics metrics;
@@ -71,6 +73,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       BufferAllocator allocator,
       ServerSettings settings,
       int maxRunning,
+      java.time.Duration admissionWait,
       ServerMetrics metrics) {
     this.metrics = metrics;
     this.catalog = catalog;
@@ -79,6 +82,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
     this.allocator = allocator;
     this.settings = settings;
     this.running = new Semaphore(maxRunning);
+    this.maxRunning = maxRunning;
+    this.admissionWaitMillis = admissionWait.toMillis();
     this.sqlInfo =
         new SqlInfoBuilder()
             .withFlightSqlServerName("MeterStore")
@@ -304,24 +309,30 @@ final class SqlProducer extends BasicFlightSqlProducer {
       String sql, List<Object> parameters, CallContext context, ServerStreamListener listener) {
     String user = context.peerIdentity();
     long started = System.nanoTime();
+    long deadline = started + settings.statementTimeout().toNanos();
     String outcome = "error";
     boolean admitted = false;
+    AtomicBoolean cancelled = new AtomicBoolean();
     try {
-      admitted = running.tryAcquire(10, TimeUnit.SECONDS);
+      admitted = running.tryAcquire(admissionWaitMillis, TimeUnit.MILLISECONDS);
       if (!admitted) {
         outcome = "refused";
+        LOG.info("Refused a statement of {}: {} statements running", user, maxRunning);
         listener.error(
             CallStatus.RESOURCE_EXHAUSTED
-                .withDescription("too many statements running; try again")
+                .withDescription(maxRunning + " statements are running; try again")
                 .toRuntimeException());
         return;
       }
+      if (listener.isCancelled()) {
+        outcome = "cancelled";
+        return;
+      }
       grants.requireReadable(user, sql);
-      AtomicBoolean cancelled = new AtomicBoolean();
       try (Connection c = connection(context);
           PreparedStatement ps = c.prepareStatement(sql);
           BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
-        ps.setQueryTimeout((int) Math.max(1, settings.statementTimeout().toSeconds()));
+        ps.setQueryTimeout(timeoutSeconds());
         for (int i = 0; i < parameters.size(); i++) {
           ps.setObject(i + 1, parameters.get(i));
         }
@@ -335,9 +346,19 @@ final class SqlProducer extends BasicFlightSqlProducer {
               }
             });
         try (ResultSet rs = ps.executeQuery()) {
-          long rows = ArrowResults.stream(rs, child, listener, cancelled::get, metrics);
-          outcome = cancelled.get() || listener.isCancelled() ? "cancelled" : "ok";
-          LOG.debug("Served {} rows to {}", rows, user);
+          long rows =
+              ArrowResults.stream(
+                  rs,
+                  child,
+                  listener,
+                  () -> cancelled.get() || System.nanoTime() - deadline > 0,
+                  metrics);
+          if (rows >= 0) {
+            outcome = "ok";
+            LOG.debug("Served {} rows to {}", rows, user);
+          } else {
+            outcome = stopped(listener, cancelled, deadline);
+          }
         }
       }
     } catch (InterruptedException e) {
@@ -352,13 +373,43 @@ final class SqlProducer extends BasicFlightSqlProducer {
               : "error";
       listener.error(e);
     } catch (Exception e) {
-      listener.error(FlightStatuses.of(e, "execute"));
+      if (cancelled.get() || listener.isCancelled() || System.nanoTime() - deadline > 0) {
+        outcome = stopped(listener, cancelled, deadline);
+      } else {
+        listener.error(FlightStatuses.of(e, "execute"));
+      }
     } finally {
       if (admitted) {
         running.release();
       }
       metrics.statement(outcome, System.nanoTime() - started);
     }
+  }
+
+  /** The statement's timeout in whole seconds, as JDBC takes it (at least one). */
+  private int timeoutSeconds() {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, settings.statementTimeout().toSeconds()));
+  }
+
+  /**
+   * Ends a statement that stopped before its end: cancelled by the client (or the server's
+   * shutdown) or past {@code serve.statement_timeout}; returns the outcome to count.
+   */
+  private String stopped(ServerStreamListener listener, AtomicBoolean cancelled, long deadline) {
+    if (!cancelled.get() && !listener.isCancelled() && System.nanoTime() - deadline > 0) {
+      LOG.info(
+          "Cancelled a statement after serve.statement_timeout ({})", settings.statementTimeout());
+      listener.error(
+          CallStatus.TIMED_OUT
+              .withDescription(
+                  "the statement ran longer than serve.statement_timeout ("
+                      + settings.statementTimeout()
+                      + ") and was cancelled")
+              .toRuntimeException());
+      return "timeout";
+    }
+    listener.error(CallStatus.CANCELLED.withDescription("cancelled").toRuntimeException());
+    return "cancelled";
   }
 
   /** A MeterStore connection with the call's {@code meterstore.*} properties (read mode etc.). */

@@ -5,7 +5,11 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -30,19 +34,37 @@ import org.slf4j.LoggerFactory;
 public final class SqlServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SqlServer.class);
 
-  /** Statements running at once; more wait up to ten seconds, then are refused. */
+  /** Statements running at once; more wait up to {@link #ADMISSION_WAIT}, then are refused. */
   static final int MAX_RUNNING = 16;
+
+  /** How long a statement waits for one of the {@link #MAX_RUNNING} places. */
+  static final java.time.Duration ADMISSION_WAIT = java.time.Duration.ofSeconds(10);
+
+  /**
+   * Threads serving calls: running statements, statements waiting for a place, sign-ins and catalog
+   * calls. Calls beyond them queue (a few hundred bytes each) instead of starting threads.
+   */
+  static final int THREADS = 4 * MAX_RUNNING;
+
+  /** Name prefix of the server's call threads. */
+  static final String THREAD_PREFIX = "meterstore-serve-";
 
   private final FlightServer server;
   private final BufferAllocator allocator;
   private final SqlProducer producer;
   private final ServerSettings settings;
+  private final ExecutorService calls;
+  private final String threadPrefix;
 
   private SqlServer(
       FlightServer server,
       BufferAllocator allocator,
       SqlProducer producer,
-      ServerSettings settings) {
+      ServerSettings settings,
+      ExecutorService calls,
+      String threadPrefix) {
+    this.calls = calls;
+    this.threadPrefix = threadPrefix;
     this.server = server;
     this.allocator = allocator;
     this.producer = producer;
@@ -69,12 +91,19 @@ public final class SqlServer implements AutoCloseable {
     Objects.requireNonNull(otel, "otel; use OpenTelemetry.noop()");
     ServerMetrics metrics = new ServerMetrics(otel);
     BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
-    SqlProducer producer = new SqlProducer(catalog, allocator, settings, MAX_RUNNING, metrics);
+    SqlProducer producer =
+        new SqlProducer(catalog, allocator, settings, MAX_RUNNING, ADMISSION_WAIT, metrics);
+    String threadPrefix =
+        THREAD_PREFIX
+            + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 16))
+            + "-";
+    ExecutorService calls = callThreads(threadPrefix);
     Location location =
         settings.tls()
             ? Location.forGrpcTls(settings.host(), settings.port())
             : Location.forGrpcInsecure(settings.host(), settings.port());
-    FlightServer.Builder builder = FlightServer.builder(allocator, location, producer);
+    FlightServer.Builder builder =
+        FlightServer.builder(allocator, location, producer).executor(calls);
     try {
       if (settings.tls()) {
         // Flight reads the files when the server is built
@@ -93,8 +122,9 @@ public final class SqlServer implements AutoCloseable {
           server.getPort(),
           settings.tls() ? "TLS" : "plaintext, loopback only",
           settings.users().size());
-      return new SqlServer(server, allocator, producer, settings);
+      return new SqlServer(server, allocator, producer, settings, calls, threadPrefix);
     } catch (IOException | RuntimeException e) {
+      calls.shutdownNow();
       producer.close();
       allocator.close();
       throw new MeterStoreException(
@@ -104,9 +134,33 @@ public final class SqlServer implements AutoCloseable {
     }
   }
 
+  /** At most {@link #THREADS} daemon threads, started on demand and ended when idle. */
+  private static ExecutorService callThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, prefix + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
   /** Bytes of Arrow memory the server holds now (batches being built or sent). */
   public long allocatedBytes() {
     return allocator.getAllocatedMemory();
+  }
+
+  /** The name prefix of this server's call threads. */
+  String threadPrefix() {
+    return threadPrefix;
   }
 
   /** The port the server listens on. */
@@ -136,7 +190,13 @@ public final class SqlServer implements AutoCloseable {
         LOG.warn("Statements still running after 10 s; cancelling them");
       }
       server.close();
+      calls.shutdown();
+      if (!calls.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("Call threads still busy after the server stopped; interrupting them");
+        calls.shutdownNow();
+      }
     } catch (InterruptedException e) {
+      calls.shutdownNow();
       Thread.currentThread().interrupt();
     }
     producer.close();

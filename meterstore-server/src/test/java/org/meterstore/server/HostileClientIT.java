@@ -105,9 +105,12 @@ class HostileClientIT {
   }
 
   private static Client client() {
+    return client(server);
+  }
+
+  private static Client client(SqlServer to) {
     FlightClient flight =
-        FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port()))
-            .build();
+        FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", to.port())).build();
     CallOption token = flight.authenticateBasicToken("analyst", PASSWORD).orElseThrow();
     return new Client(flight, new FlightSqlClient(flight), token);
   }
@@ -207,19 +210,22 @@ class HostileClientIT {
     assertThat(sum("meterstore.server.auth.failures")).isGreaterThan(before);
   }
 
-  @Test
-  void aClientThatStopsReadingHoldsBoundedMemoryAndCancellingEndsTheStatement() throws Exception {
-    // 1,920 readings 500 times over: 960,000 rows, about 40 MiB of Arrow buffers in all
+  /** The table's readings 500 times over: about a million rows, 40 MiB of Arrow buffers. */
+  private static String large() {
     StringBuilder times = new StringBuilder("1");
     for (int k = 2; k <= 500; k++) {
       times.append(',').append(k);
     }
-    String large =
-        "SELECT r.\"malo_id\", r.\"from\", r.\"value\", t.x FROM \""
-            + ServedStore.TABLE
-            + "\" AS r CROSS JOIN (SELECT * FROM UNNEST(ARRAY["
-            + times
-            + "])) AS t(x)";
+    return "SELECT r.\"malo_id\", r.\"from\", r.\"value\", t.x FROM \""
+        + ServedStore.TABLE
+        + "\" AS r CROSS JOIN (SELECT * FROM UNNEST(ARRAY["
+        + times
+        + "])) AS t(x)";
+  }
+
+  @Test
+  void aClientThatStopsReadingHoldsBoundedMemoryAndCancellingEndsTheStatement() throws Exception {
+    String large = large();
     long statementsBefore = sum("meterstore.server.statements");
     try (Client c = client()) {
       FlightInfo info = c.sql().execute(large, c.token());
@@ -283,12 +289,206 @@ class HostileClientIT {
     assertThat(server.allocatedBytes()).isZero();
   }
 
+  /**
+   * Eighty statements at once, none read: sixteen run (each holding at most a batch or two of
+   * memory while its client does not read), the others wait for a place and are refused with
+   * RESOURCE_EXHAUSTED; the server never runs more than {@link SqlServer#THREADS} call threads,
+   * however many calls arrive.
+   */
+  @Test
+  void statementsBeyondTheLimitAreRefusedAndThreadsAndMemoryStayBounded() throws Exception {
+    int calls = 80;
+    long refusedBefore = sum("meterstore.server.statements", "refused");
+    List<FlightStream> streams = new ArrayList<>();
+    long maxThreads = 0;
+    long maxMemory = 0;
+    try (Client c = client()) {
+      try {
+        FlightInfo info = c.sql().execute(large(), c.token());
+        Ticket ticket = info.getEndpoints().get(0).getTicket();
+        for (int i = 0; i < calls; i++) {
+          streams.add(c.sql().getStream(ticket, c.token()));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (sum("meterstore.server.statements", "refused") - refusedBefore
+                < calls - SqlServer.MAX_RUNNING
+            && System.nanoTime() < deadline) {
+          maxThreads = Math.max(maxThreads, serverThreads());
+          maxMemory = Math.max(maxMemory, server.allocatedBytes());
+          Thread.sleep(50);
+        }
+        assertThat(sum("meterstore.server.statements", "refused") - refusedBefore)
+            .as("statements beyond the %d places refused", SqlServer.MAX_RUNNING)
+            .isEqualTo(calls - SqlServer.MAX_RUNNING);
+        assertThat(maxThreads).isPositive().isLessThanOrEqualTo(SqlServer.THREADS);
+        // sixteen stalled statements, each holding what its transport window left over
+        assertThat(maxMemory).isLessThan(SqlServer.MAX_RUNNING * 16L * 1024 * 1024);
+        int running = 0;
+        int refused = 0;
+        for (FlightStream stream : streams) {
+          try {
+            if (stream.next()) {
+              running++;
+            }
+          } catch (FlightRuntimeException e) {
+            assertCleanStatus(e, FlightStatusCode.RESOURCE_EXHAUSTED);
+            assertThat(e.getMessage()).contains("statements are running; try again");
+            refused++;
+          }
+        }
+        assertThat(running).isEqualTo(SqlServer.MAX_RUNNING);
+        assertThat(refused).isEqualTo(calls - SqlServer.MAX_RUNNING);
+      } finally {
+        // before the client closes: a stream holds the client's memory
+        for (FlightStream stream : streams) {
+          stream.cancel("done", null);
+          stream.close();
+        }
+      }
+    }
+    awaitIdle(server);
+    assertThat(Long.toString(countWithFreshClient())).isEqualTo(expectedCount());
+  }
+
+  /**
+   * serve.statement_timeout covers the whole statement: a scan that computes for too long is
+   * stopped between rows, and a client that stops reading is cut off; both get TIMED_OUT and the
+   * server's memory is released.
+   */
+  @Test
+  void aStatementPastTheTimeoutIsCancelledWithTimedOut() throws Exception {
+    try (SqlServer quick = SqlServer.start(store.catalog, settings(Duration.ofSeconds(2)));
+        Client c = client(quick)) {
+      // Calcite re-reads both tiers once per outer row: about a minute without the timeout
+      String slow =
+          "SELECT COUNT(*) FROM \""
+              + ServedStore.TABLE
+              + "\" AS a CROSS JOIN \""
+              + ServedStore.TABLE
+              + "\" AS b WHERE a.\"value\" <> b.\"value\"";
+      FlightRuntimeException computing =
+          catchThrowableOfType(FlightRuntimeException.class, () -> count(c, slow));
+      assertCleanStatus(computing, FlightStatusCode.TIMED_OUT);
+      assertThat(computing.getMessage()).contains("serve.statement_timeout (PT2S)");
+
+      FlightInfo info = c.sql().execute(large(), c.token());
+      try (FlightStream stream =
+          c.sql().getStream(info.getEndpoints().get(0).getTicket(), c.token())) {
+        assertThat(stream.next()).isTrue();
+        Thread.sleep(3_000); // the client stops reading past the timeout
+        FlightRuntimeException stalled =
+            catchThrowableOfType(
+                FlightRuntimeException.class,
+                () -> {
+                  while (stream.next()) {
+                    // drain what was sent before the server gave up
+                  }
+                });
+        assertCleanStatus(stalled, FlightStatusCode.TIMED_OUT);
+      }
+      awaitIdle(quick);
+    }
+  }
+
+  /**
+   * Closing the server while a client stalls in a large result: the client gets a status, the
+   * statement's reader pins on the hot partitions are released, the server's memory is freed (its
+   * allocator refuses to close otherwise) and its call threads end.
+   */
+  @Test
+  void shuttingDownCancelsARunningStatementAndReleasesItsPins() throws Exception {
+    SqlServer stopping = SqlServer.start(store.catalog, settings(Duration.ofMinutes(1)));
+    java.time.Instant now = java.time.Instant.now();
+    try (Client c = client(stopping)) {
+      FlightInfo info = c.sql().execute(large(), c.token());
+      FlightStream stream = c.sql().getStream(info.getEndpoints().get(0).getTicket(), c.token());
+      try {
+        assertThat(stream.next()).isTrue();
+        assertThat(store.tiers.hot.pins().active(ServedStore.TABLE, now))
+            .as("the running statement pins the hot partitions it reads")
+            .isNotEmpty();
+        stopping.close();
+        FlightRuntimeException ended =
+            catchThrowableOfType(
+                FlightRuntimeException.class,
+                () -> {
+                  while (stream.next()) {
+                    // what was already sent
+                  }
+                });
+        assertThat(ended).as("the client learns that its statement ended").isNotNull();
+        assertThat(String.valueOf(ended.getMessage())).doesNotContain("\tat ");
+      } finally {
+        stream.close();
+      }
+    }
+    assertThat(store.tiers.hot.pins().active(ServedStore.TABLE, now)).isEmpty();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (serverThreadsOf(stopping) > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(serverThreadsOf(stopping)).isZero();
+  }
+
+  private static ServerSettings settings(Duration timeout) {
+    return new ServerSettings(
+        "127.0.0.1",
+        0,
+        null,
+        null,
+        Map.of("analyst", PasswordHash.create(PASSWORD.toCharArray(), 10_000)),
+        Map.of(),
+        false,
+        timeout);
+  }
+
+  private static long countWithFreshClient() throws Exception {
+    try (Client c = client()) {
+      return count(c, "SELECT COUNT(*) FROM \"" + ServedStore.TABLE + "\"");
+    }
+  }
+
+  /** Waits until {@code s} holds no Arrow memory (its statements ended). */
+  private static void awaitIdle(SqlServer s) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (s.allocatedBytes() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(s.allocatedBytes()).as("every statement's memory is released").isZero();
+  }
+
+  /** The call threads of every server in this JVM. */
+  private static long serverThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith(SqlServer.THREAD_PREFIX))
+        .count();
+  }
+
+  /** The call threads of {@code s}. */
+  private static long serverThreadsOf(SqlServer s) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith(s.threadPrefix()))
+        .count();
+  }
+
   /** The sum of a counter's points collected now. */
   private static long sum(String name) {
+    return sum(name, null);
+  }
+
+  /** The same, only the points whose outcome is {@code outcome} (all when null). */
+  private static long sum(String name, String outcome) {
     long total = 0;
     for (MetricData m : metrics.collectAllMetrics()) {
       if (m.getName().equals(name)) {
-        total += m.getLongSumData().getPoints().stream().mapToLong(p -> p.getValue()).sum();
+        total +=
+            m.getLongSumData().getPoints().stream()
+                .filter(
+                    p ->
+                        outcome == null
+                            || outcome.equals(p.getAttributes().get(ServerMetrics.OUTCOME)))
+                .mapToLong(p -> p.getValue())
+                .sum();
       }
     }
     return total;

@@ -127,12 +127,14 @@ public final class ColdSource implements ScanSource {
           runtime.metrics(),
           table,
           "cold",
+          root,
           () -> new ListCursor(runtime.coldExecutor().aggregate(request, aggregation)));
     }
     return new RowEnumerable(
         runtime.metrics(),
         table,
         "cold",
+        root,
         () -> new Cursor(runtime.coldExecutor().rows(request), spec.projects()));
   }
 

@@ -106,6 +106,7 @@ public final class HotSource implements ScanSource {
         runtime.metrics(),
         state.def().name(),
         "hot",
+        root,
         () -> open(root, context, pin, sql, partitions));
   }
 
