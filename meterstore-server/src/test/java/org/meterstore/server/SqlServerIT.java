@@ -266,6 +266,51 @@ class SqlServerIT {
     }
   }
 
+  /**
+   * EXPLAIN over Flight: the plan text a served connection gets is the in-process connection's, and
+   * it names MeterStore's tier scans (the seam split into a hot and a cold scan).
+   */
+  @Test
+  void explainReturnsTheInProcessPlanWithTheTierScans() throws Exception {
+    String sql =
+        "EXPLAIN PLAN FOR SELECT \"malo_id\", \"from\", \"value\" FROM \""
+            + TABLE
+            + "\" WHERE \"value\" > 0";
+    try (Connection served = flight();
+        Connection local = catalog.connection()) {
+      List<String> remote = rows(served, sql);
+      List<String> expected = rows(local, sql);
+      assertThat(String.join("\n", expected)).contains("MeterHotScan", "MeterColdScan");
+      assertThat(remote).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * {@code system} relations served equal the in-process ones, row for row, at the same {@code
+   * meterstore.system_at}: {@code system.snapshots} whole, {@code system.tables} without {@code
+   * state_pins} (a pin held by another statement running at the same moment would change it).
+   */
+  @Test
+  void systemRelationsServedEqualTheInProcessOnes() throws Exception {
+    String at = "2026-03-10T12:00:00Z";
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("meterstore.system_at", at);
+    String snapshots = "SELECT * FROM \"system\".\"snapshots\" ORDER BY \"table\", \"snapshot_id\"";
+    String tables =
+        "SELECT \"table\", \"watermark\", \"watermark_lag_seconds\", \"hot_partitions\","
+            + " \"partitions_ahead\", \"invariant_violations\", \"healthy\","
+            + " \"committed_watermark\" FROM \"system\".\"tables\" ORDER BY \"table\"";
+    try (Connection served =
+            DriverManager.getConnection(url("analyst", PASSWORD) + "&meterstore.system_at=" + at);
+        Connection local = catalog.connection(props)) {
+      List<String> remoteSnapshots = rows(served, snapshots);
+      assertThat(remoteSnapshots).isNotEmpty().isEqualTo(rows(local, snapshots));
+      List<String> remoteTables = rows(served, tables);
+      assertThat(remoteTables).hasSize(1).isEqualTo(rows(local, tables));
+      assertThat(remoteTables.get(0)).startsWith(TABLE + "|");
+    }
+  }
+
   private static String messages(Throwable t) {
     StringBuilder b = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause()) {
