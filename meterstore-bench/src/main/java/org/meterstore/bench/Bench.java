@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * The one command: {@code Bench quick|full [ingest|fleet|archival|query|latency|import|point …]}
- * runs the profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and
+ * The one command: {@code Bench quick|full [ingest|fleet|archival|query|latency|import|point|serve
+ * …]} runs the profile's benchmarks (all, or the named ones) on a fresh embedded PostgreSQL and
  * warehouse under {@code target/bench}, prints each result and writes {@code
  * target/bench/results.json} and {@code results.md}. A missed target is printed and recorded as
  * {@code met: false}; a wrong answer (MeterStore's rows differ from the baseline's) fails its line
@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  */
 public final class Bench {
   private static final List<String> ALL =
-      List.of("ingest", "fleet", "archival", "query", "storage", "latency", "import", "point");
+      List.of(
+          "ingest", "fleet", "archival", "query", "storage", "latency", "import", "point", "serve");
 
   private Bench() {}
 
@@ -61,6 +62,7 @@ public final class Bench {
               case "import" -> ImportBench.run(d, profile);
               case "storage" -> StorageBench.run(d, profile);
               case "point" -> PointBench.run(d, profile, point);
+              case "serve" -> ServeBench.run(d, profile, point);
               default -> LatencyBench.run(d, profile);
             };
         these.forEach(Bench::print);

@@ -58,7 +58,7 @@ final class PointBench {
         r.wrongAnswer());
   }
 
-  private static PointLoad.Side meterStore(PointData data) {
+  static PointLoad.Side meterStore(PointData data) {
     return new PointLoad.Side() {
       @Override
       public Connection open() throws SQLException {

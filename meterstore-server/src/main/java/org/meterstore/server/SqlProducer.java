@@ -5,26 +5,27 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CloseSessionRequest;
+import org.apache.arrow.flight.CloseSessionResult;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.GetSessionOptionsRequest;
+import org.apache.arrow.flight.GetSessionOptionsResult;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.SetSessionOptionsRequest;
+import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
@@ -32,7 +33,6 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.Text;
 import org.meterstore.MeterCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,9 +56,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
   private final MeterCatalog catalog;
   private final BufferAllocator allocator;
   private final ServerSettings settings;
-  private final Semaphore running;
-  private final int maxRunning;
-  private final long admissionWaitMillis;
+  private final Statements statements;
+  private final Sessions sessions;
   private final SqlInfoBuilder sqlInfo;
   private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
   private final ServerMetrics metrics;
@@ -81,9 +80,10 @@ final class SqlProducer extends BasicFlightSqlProducer {
     this.catalogCalls = new CatalogCalls(allocator, this::connection, grants);
     this.allocator = allocator;
     this.settings = settings;
-    this.running = new Semaphore(maxRunning);
-    this.maxRunning = maxRunning;
-    this.admissionWaitMillis = admissionWait.toMillis();
+    this.sessions = new Sessions(catalog);
+    this.statements =
+        new Statements(
+            this::connection, allocator, settings, grants, metrics, maxRunning, admissionWait);
     this.sqlInfo =
         new SqlInfoBuilder()
             .withFlightSqlServerName("MeterStore")
@@ -127,7 +127,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
   public void getStreamStatement(
       FlightSql.TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
     String sql = checkedSql(ticket.getStatementHandle().toStringUtf8());
-    run(sql, List.of(), context, listener);
+    statements.run(sql, List.of(), context, listener);
   }
 
   // ---- prepared statements
@@ -152,7 +152,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       try (Connection c = connection(context);
           PreparedStatement ps = c.prepareStatement(sql)) {
         dataset = ArrowResults.schema(ps.getMetaData(), allocator);
-        parameters = parameterSchema(ps.getParameterMetaData());
+        parameters = Parameters.schema(ps.getParameterMetaData());
       }
       ByteString handle = ByteString.copyFrom(UUID.randomUUID().toString(), StandardCharsets.UTF_8);
       prepared.put(handle, new Prepared(sql, user, List.of()));
@@ -193,7 +193,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
           if (root.getRowCount() > 0) {
             values.clear();
             for (int i = 0; i < root.getFieldVectors().size(); i++) {
-              values.add(plain(root.getVector(i).getObject(0)));
+              values.add(Parameters.value(root.getVector(i), 0));
             }
           }
         }
@@ -226,7 +226,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       listener.error(FlightStatuses.of(e, "execute"));
       return;
     }
-    run(p.sql(), p.parameters(), context, listener);
+    statements.run(p.sql(), p.parameters(), context, listener);
   }
 
   // ---- read-only
@@ -305,118 +305,49 @@ final class SqlProducer extends BasicFlightSqlProducer {
 
   // ---- execution
 
-  private void run(
-      String sql, List<Object> parameters, CallContext context, ServerStreamListener listener) {
-    String user = context.peerIdentity();
-    long started = System.nanoTime();
-    long deadline = started + settings.statementTimeout().toNanos();
-    String outcome = "error";
-    boolean admitted = false;
-    AtomicBoolean cancelled = new AtomicBoolean();
-    try {
-      admitted = running.tryAcquire(admissionWaitMillis, TimeUnit.MILLISECONDS);
-      if (!admitted) {
-        outcome = "refused";
-        LOG.info("Refused a statement of {}: {} statements running", user, maxRunning);
-        listener.error(
-            CallStatus.RESOURCE_EXHAUSTED
-                .withDescription(maxRunning + " statements are running; try again")
-                .toRuntimeException());
-        return;
-      }
-      if (listener.isCancelled()) {
-        outcome = "cancelled";
-        return;
-      }
-      grants.requireReadable(user, sql);
-      try (Connection c = connection(context);
-          PreparedStatement ps = c.prepareStatement(sql);
-          BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
-        ps.setQueryTimeout(timeoutSeconds());
-        for (int i = 0; i < parameters.size(); i++) {
-          ps.setObject(i + 1, parameters.get(i));
-        }
-        listener.setOnCancelHandler(
-            () -> {
-              cancelled.set(true);
-              try {
-                ps.cancel();
-              } catch (SQLException e) {
-                LOG.debug("Cannot cancel a statement: {}", e.toString());
-              }
-            });
-        try (ResultSet rs = ps.executeQuery()) {
-          long rows =
-              ArrowResults.stream(
-                  rs,
-                  child,
-                  listener,
-                  () -> cancelled.get() || System.nanoTime() - deadline > 0,
-                  metrics);
-          if (rows >= 0) {
-            outcome = "ok";
-            LOG.debug("Served {} rows to {}", rows, user);
-          } else {
-            outcome = stopped(listener, cancelled, deadline);
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      outcome = "cancelled";
-      listener.error(
-          CallStatus.CANCELLED.withDescription("server shutting down").toRuntimeException());
-    } catch (org.apache.arrow.flight.FlightRuntimeException e) {
-      outcome =
-          e.status().code() == org.apache.arrow.flight.FlightStatusCode.UNAUTHORIZED
-              ? "refused"
-              : "error";
-      listener.error(e);
-    } catch (Exception e) {
-      if (cancelled.get() || listener.isCancelled() || System.nanoTime() - deadline > 0) {
-        outcome = stopped(listener, cancelled, deadline);
-      } else {
-        listener.error(FlightStatuses.of(e, "execute"));
-      }
-    } finally {
-      if (admitted) {
-        running.release();
-      }
-      metrics.statement(outcome, System.nanoTime() - started);
-    }
-  }
-
-  /** The statement's timeout in whole seconds, as JDBC takes it (at least one). */
-  private int timeoutSeconds() {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, settings.statementTimeout().toSeconds()));
-  }
-
   /**
-   * Ends a statement that stopped before its end: cancelled by the client (or the server's
-   * shutdown) or past {@code serve.statement_timeout}; returns the outcome to count.
+   * A MeterStore connection with the call's {@code meterstore.*} properties (read mode etc.): its
+   * session's options, overridden by the call's headers.
    */
-  private String stopped(ServerStreamListener listener, AtomicBoolean cancelled, long deadline) {
-    if (!cancelled.get() && !listener.isCancelled() && System.nanoTime() - deadline > 0) {
-      LOG.info(
-          "Cancelled a statement after serve.statement_timeout ({})", settings.statementTimeout());
-      listener.error(
-          CallStatus.TIMED_OUT
-              .withDescription(
-                  "the statement ran longer than serve.statement_timeout ("
-                      + settings.statementTimeout()
-                      + ") and was cancelled")
-              .toRuntimeException());
-      return "timeout";
+  Connection connection(CallContext context) throws SQLException {
+    SessionProperties call = context.getMiddleware(SessionProperties.KEY);
+    java.util.Properties p = sessions.options(call, context.peerIdentity());
+    if (call != null) {
+      p.putAll(call.properties());
     }
-    listener.error(CallStatus.CANCELLED.withDescription("cancelled").toRuntimeException());
-    return "cancelled";
+    return p.isEmpty() ? catalog.connection() : catalog.connection(p);
   }
 
-  /** A MeterStore connection with the call's {@code meterstore.*} properties (read mode etc.). */
-  Connection connection(CallContext context) throws SQLException {
-    SessionProperties session = context.getMiddleware(SessionProperties.KEY);
-    java.util.Properties p = session == null ? new java.util.Properties() : session.properties();
-    return p.isEmpty() ? catalog.connection() : catalog.connection(p);
+  // ---- session options (SetSessionOptions, GetSessionOptions, CloseSession)
+
+  /** Sessions open now. */
+  int openSessions() {
+    return sessions.size();
+  }
+
+  @Override
+  public void setSessionOptions(
+      SetSessionOptionsRequest request,
+      CallContext context,
+      StreamListener<SetSessionOptionsResult> listener) {
+    sessions.set(
+        request, context.getMiddleware(SessionProperties.KEY), context.peerIdentity(), listener);
+  }
+
+  @Override
+  public void getSessionOptions(
+      GetSessionOptionsRequest request,
+      CallContext context,
+      StreamListener<GetSessionOptionsResult> listener) {
+    sessions.get(context.getMiddleware(SessionProperties.KEY), context.peerIdentity(), listener);
+  }
+
+  @Override
+  public void closeSession(
+      CloseSessionRequest request,
+      CallContext context,
+      StreamListener<CloseSessionResult> listener) {
+    sessions.close(context.getMiddleware(SessionProperties.KEY), context.peerIdentity(), listener);
   }
 
   private Schema describe(String sql, CallContext context) {
@@ -427,21 +358,6 @@ final class SqlProducer extends BasicFlightSqlProducer {
     } catch (SQLException | RuntimeException e) {
       throw FlightStatuses.of(e, "prepare");
     }
-  }
-
-  private static Schema parameterSchema(ParameterMetaData md) throws SQLException {
-    List<org.apache.arrow.vector.types.pojo.Field> fields = new ArrayList<>();
-    for (int i = 1; i <= md.getParameterCount(); i++) {
-      fields.add(
-          org.apache.arrow.vector.types.pojo.Field.nullable(
-              "p" + i, new org.apache.arrow.vector.types.pojo.ArrowType.Utf8()));
-    }
-    return new Schema(fields);
-  }
-
-  /** A bound Arrow value as JDBC takes it (Arrow's {@code Text} as a string). */
-  private static Object plain(Object value) {
-    return value instanceof Text t ? t.toString() : value;
   }
 
   private Prepared owned(ByteString handle, CallContext context) {

@@ -158,6 +158,11 @@ public final class SqlServer implements AutoCloseable {
     return allocator.getAllocatedMemory();
   }
 
+  /** Flight SQL sessions open now (all users). */
+  int openSessions() {
+    return producer.openSessions();
+  }
+
   /** The name prefix of this server's call threads. */
   String threadPrefix() {
     return threadPrefix;
