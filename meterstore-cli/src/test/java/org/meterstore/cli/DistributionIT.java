@@ -287,6 +287,138 @@ class DistributionIT {
     }
   }
 
+  /**
+   * {@code meterstore serve} as a user runs it from the unpacked tarball: a password hashed with
+   * {@code serve --hash-password} from standard input, {@code bin/meterstore serve} in the
+   * background with only PATH, JAVA_HOME and JAVA_OPTS, answering Arrow's Flight SQL JDBC driver on
+   * loopback with what {@code meterstore query} answers in process, refusing a wrong password, and
+   * exiting 143 on SIGTERM without printing the password or its hash. Fails when {@code lib/} lacks
+   * a jar the server needs (Flight, gRPC, Netty, Arrow memory).
+   */
+  @Test
+  void serveStartsFromLibAndAnswersAFlightSqlClient() throws Exception {
+    String password = "distribution-serve-pw";
+    Path work = Files.createDirectories(dir.resolve("serve"));
+    Path config = work.resolve("meterstore.toml");
+    // Its own schema and namespace: the other tests' stores share this database.
+    String store =
+        CliIT.toml(db, work.resolve("warehouse"), "")
+            .replace("[hot]\n", "[hot]\nschema = \"servestore\"\n")
+            .replace("[cold]\n", "[cold]\nnamespace = \"servestore\"\n");
+    Files.writeString(config, store);
+
+    Run create = launcher(work, "create", "--now", "2026-03-01T00:00:00Z");
+    assertThat(create.code()).as(create.toString()).isZero();
+    StringBuilder csv = new StringBuilder("malo_id,obis_code,sparte,from,to,value,unit,quality,");
+    csv.append("version_scope\n");
+    for (int i = 0; i < 8; i++) {
+      java.time.Instant from =
+          java.time.Instant.parse("2026-01-10T00:00:00Z").plusSeconds(900L * i);
+      csv.append("50000000005,1-0:1.8.0,STROM,")
+          .append(from)
+          .append(',')
+          .append(from.plusSeconds(900))
+          .append(",1.25")
+          .append(i)
+          .append(",KWH,MEASURED,9900000000003:2026-01\n");
+    }
+    Files.writeString(work.resolve("jan.csv"), csv.toString());
+    Run imported =
+        launcher(work, "import", "--table", "strom", "--now", "2026-03-01T00:00:00Z", "jan.csv");
+    assertThat(imported.code()).as(imported.toString()).isZero();
+    String sql = "SELECT COUNT(*) AS readings, SUM(\"value\") AS energy FROM \"strom\"";
+    Run query = launcher(work, "--format", "json", "query", "--now", "2026-03-01T00:00:00Z", sql);
+    assertThat(query.code()).as(query.toString()).isZero();
+    JsonNode inProcess = query.json().get("rows").get(0);
+    assertThat(inProcess.get("readings").asLong()).isEqualTo(8);
+
+    Run hashed =
+        launcherWithInput(work, password + "\n", "--format", "json", "serve", "--hash-password");
+    assertThat(hashed.code()).as(hashed.toString()).isZero();
+    String hash = hashed.json().get("hash").asText();
+    assertThat(hash).startsWith("pbkdf2-sha256:");
+    assertThat(hashed.out() + hashed.err()).doesNotContain(password);
+
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    Files.writeString(
+        config,
+        store + "[serve]\nport = " + port + "\n\n[serve.users]\nanalyst = \"" + hash + "\"\n");
+
+    Path out = work.resolve("serve.out");
+    Path err = work.resolve("serve.err");
+    ProcessBuilder builder = new ProcessBuilder(launcherCommand("serve")).directory(work.toFile());
+    builder.environment().clear();
+    builder.environment().putAll(launcherEnv(Map.of()));
+    builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process serve = builder.start();
+    try {
+      awaitLine(serve, err, "Ctrl-C stops it", TIMEOUT_SECONDS);
+      String url =
+          "jdbc:arrow-flight-sql://127.0.0.1:"
+              + port
+              + "/?useEncryption=false&user=analyst&password=";
+      try (java.sql.Connection c = java.sql.DriverManager.getConnection(url + password);
+          java.sql.Statement s = c.createStatement();
+          java.sql.ResultSet rs = s.executeQuery(sql)) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong("readings")).isEqualTo(inProcess.get("readings").asLong());
+        java.math.BigDecimal energy = rs.getBigDecimal("energy");
+        assertThat(energy).isEqualByComparingTo(inProcess.get("energy").asText());
+        // decimal(18,6) kept exactly: 8 x 1.25 + (0 + 1 + ... + 7) / 1000
+        assertThat(energy.toPlainString()).isEqualTo("10.028000");
+        assertThat(rs.next()).isFalse();
+      }
+      Throwable refused =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () -> java.sql.DriverManager.getConnection(url + "wrong-" + password).close());
+      assertThat(refused).isInstanceOf(java.sql.SQLException.class);
+      StringBuilder messages = new StringBuilder();
+      for (Throwable t = refused; t != null; t = t.getCause()) {
+        messages.append(t.getMessage()).append(" | ");
+      }
+      assertThat(messages.toString()).contains("user name or password wrong");
+
+      // SIGTERM, as a service manager stops it: 128 + 15 once the stop hook closed the store
+      serve.destroy();
+      assertThat(serve.waitFor(120, TimeUnit.SECONDS)).as("serve stopped within 120 s").isTrue();
+      String printed = "--- out\n" + Files.readString(out) + "--- err\n" + Files.readString(err);
+      assertThat(serve.exitValue()).as(printed).isEqualTo(128 + 15);
+      assertThat(printed)
+          .contains("serving")
+          .doesNotContain(password)
+          .doesNotContain(hash)
+          .doesNotContain(hash.substring(hash.lastIndexOf(':') + 1))
+          .doesNotContain("Exception");
+    } finally {
+      if (serve.isAlive()) {
+        serve.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Waits until {@code file} (the process's stderr) contains {@code text}; fails on an exit. */
+  private static void awaitLine(Process process, Path file, String text, long seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < deadline) {
+      String printed = Files.readString(file, StandardCharsets.UTF_8);
+      if (printed.contains(text)) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError(
+            "exited " + process.exitValue() + " before printing " + text + "\n" + printed);
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError(
+        "did not print " + text + " in " + seconds + " s\n" + Files.readString(file));
+  }
+
   /** The children's own java.io.tmpdir, passed in JAVA_OPTS. */
   private static Path childTmpdir() throws IOException {
     return Files.createDirectories(dir.resolve("tmp"));
@@ -308,19 +440,42 @@ class DistributionIT {
   /** The same, with {@code extraEnv} added (variables the configuration references). */
   private static Run launcher(Path cwd, Map<String, String> extraEnv, String... args)
       throws Exception {
+    return run(cwd, launcherEnv(extraEnv), launcherCommand(args));
+  }
+
+  /** {@code bin/meterstore args} in {@code cwd} reading {@code input} from standard input. */
+  private static Run launcherWithInput(Path cwd, String input, String... args) throws Exception {
+    return runWithInput(cwd, launcherEnv(Map.of()), input, launcherCommand(args));
+  }
+
+  private static String[] launcherCommand(String... args) {
     List<String> command = new ArrayList<>(List.of(home.resolve("bin/meterstore").toString()));
     command.addAll(List.of(args));
+    return command.toArray(String[]::new);
+  }
+
+  /** PATH, JAVA_HOME and JAVA_OPTS, with {@code extraEnv} added. */
+  private static Map<String, String> launcherEnv(Map<String, String> extraEnv) throws IOException {
     Map<String, String> env = new java.util.HashMap<>(extraEnv);
     env.put("PATH", "/usr/bin:/bin");
     env.put("JAVA_HOME", JAVA_HOME.toString());
     env.put("JAVA_OPTS", "-Djava.io.tmpdir=" + childTmpdir());
-    return run(cwd, env, command.toArray(String[]::new));
+    return env;
   }
 
   /**
    * Runs {@code command} in {@code cwd} with exactly {@code env} (PATH defaults to the system's).
    */
   private static Run run(Path cwd, Map<String, String> env, String... command) throws Exception {
+    return runWithInput(cwd, env, null, command);
+  }
+
+  /**
+   * {@link #run(Path, Map, String...)} with {@code input} on standard input ({@code null}: {@code
+   * /dev/null}).
+   */
+  private static Run runWithInput(
+      Path cwd, Map<String, String> env, String input, String... command) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile());
     builder.environment().clear();
     builder.environment().put("PATH", "/usr/bin:/bin");
@@ -328,7 +483,14 @@ class DistributionIT {
     Path out = Files.createTempFile(dir == null ? TMPDIR : dir, "out", ".txt");
     Path err = Files.createTempFile(dir == null ? TMPDIR : dir, "err", ".txt");
     builder.redirectOutput(out.toFile()).redirectError(err.toFile());
-    builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    Path in = null;
+    if (input == null) {
+      builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    } else {
+      in = Files.createTempFile(dir == null ? TMPDIR : dir, "in", ".txt");
+      Files.writeString(in, input, StandardCharsets.UTF_8);
+      builder.redirectInput(ProcessBuilder.Redirect.from(in.toFile()));
+    }
     Process process = builder.start();
     if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
@@ -342,6 +504,9 @@ class DistributionIT {
             Files.readString(err, StandardCharsets.UTF_8));
     Files.delete(out);
     Files.delete(err);
+    if (in != null) {
+      Files.delete(in);
+    }
     return run;
   }
 
