@@ -23,9 +23,9 @@ import org.apache.arrow.vector.util.Text;
 
 /**
  * A prepared statement's parameters between Arrow and JDBC: the schema a client binds to (each
- * parameter's own type, so a client binds a timestamp as a timestamp — microseconds in UTC, as
- * results carry them — and a decimal as a decimal), and the bound values as the MeterStore
- * connection takes them.
+ * parameter's own type, so a client binds a timestamp as a timestamp — milliseconds in UTC, the
+ * precision of MeterStore's SQL timestamps — and a decimal as a decimal), and the bound values as
+ * the MeterStore connection takes them.
  */
 final class Parameters {
   private Parameters() {}
@@ -47,7 +47,10 @@ final class Parameters {
     try {
       int jdbcType = md.getParameterType(index);
       if (jdbcType == Types.TIMESTAMP || jdbcType == Types.TIMESTAMP_WITH_TIMEZONE) {
-        return new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+        // milliseconds, the precision of MeterStore's SQL timestamps; also what Arrow's Flight
+        // SQL JDBC driver 18.3 writes whatever the declared unit (it put milliseconds into a
+        // microsecond parameter: a 2026 instant arrived as one in January 1970)
+        return new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC");
       }
       ArrowType t =
           JdbcToArrowUtils.getArrowTypeFromJdbcType(

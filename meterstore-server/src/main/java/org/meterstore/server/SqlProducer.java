@@ -84,23 +84,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
     this.statements =
         new Statements(
             this::connection, allocator, settings, grants, metrics, maxRunning, admissionWait);
-    this.sqlInfo =
-        new SqlInfoBuilder()
-            .withFlightSqlServerName("MeterStore")
-            .withFlightSqlServerVersion(version())
-            .withFlightSqlServerArrowVersion(arrowVersion())
-            .withFlightSqlServerReadOnly(true)
-            .withSqlIdentifierQuoteChar("\"");
-  }
-
-  private static String arrowVersion() {
-    String v = Schema.class.getPackage().getImplementationVersion();
-    return v == null ? "unknown" : v;
-  }
-
-  private static String version() {
-    String v = SqlProducer.class.getPackage().getImplementationVersion();
-    return v == null ? "development" : v;
+    this.sqlInfo = ServerInfo.of(catalog);
   }
 
   // ---- statements

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,16 +164,11 @@ class FlightSqllineIT {
 
   /**
    * sqlline asks every connection for its default transaction isolation as it connects. The
-   * server's {@code SqlInfo} does not carry {@code SQL_DEFAULT_TRANSACTION_ISOLATION}, and Arrow's
-   * driver then fails {@code getDefaultTransactionIsolation()} with a {@code NullPointerException},
-   * which sqlline prints as {@code java.lang.reflect.UndeclaredThrowableException} on every
-   * connect. Fails until the server answers that SqlInfo (SqlProducer's SqlInfoBuilder); disabled
-   * so that the module's build stays green — remove {@code @Disabled} to see it fail.
+   * server's {@code SqlInfo} lacked {@code SQL_DEFAULT_TRANSACTION_ISOLATION}, Arrow's driver
+   * failed {@code getDefaultTransactionIsolation()} with a {@code NullPointerException}, and
+   * sqlline printed {@code java.lang.reflect.UndeclaredThrowableException} on every connect.
    */
   @Test
-  @Disabled(
-      "server defect: SqlInfo lacks SQL_DEFAULT_TRANSACTION_ISOLATION; Arrow's driver NPEs in"
-          + " getDefaultTransactionIsolation() and sqlline prints UndeclaredThrowableException")
   void connectingPrintsNoExceptionAndTheIsolationIsTheInProcessOne() throws Exception {
     int expected;
     try (Connection local = store.catalog.connection()) {

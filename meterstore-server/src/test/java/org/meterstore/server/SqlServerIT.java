@@ -311,6 +311,98 @@ class SqlServerIT {
     }
   }
 
+  /**
+   * What a BI tool reads of {@code DatabaseMetaData} on connecting: no call fails (Arrow's driver
+   * fails a call whose SqlInfo the server leaves out), and what describes the SQL surface equals
+   * the in-process connection's.
+   */
+  @Test
+  void databaseMetadataAnswersEveryCallAsInProcess() throws Exception {
+    try (Connection served = flight();
+        Connection local = catalog.connection()) {
+      java.sql.DatabaseMetaData remote = served.getMetaData();
+      java.sql.DatabaseMetaData expected = local.getMetaData();
+      List<String> failed = new ArrayList<>();
+      for (java.lang.reflect.Method m : java.sql.DatabaseMetaData.class.getMethods()) {
+        Class<?> type = m.getReturnType();
+        boolean scalar = type == boolean.class || type == int.class || type == String.class;
+        if (m.getParameterCount() != 0 || !scalar) {
+          continue;
+        }
+        try {
+          m.invoke(remote);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          if (!(e.getCause() instanceof java.sql.SQLFeatureNotSupportedException)) {
+            failed.add(m.getName() + ": " + e.getCause());
+          }
+        }
+      }
+      assertThat(failed).as("metadata calls that fail over Flight").isEmpty();
+      assertThat(remote.getDefaultTransactionIsolation())
+          .isEqualTo(expected.getDefaultTransactionIsolation());
+      assertThat(remote.getIdentifierQuoteString()).isEqualTo(expected.getIdentifierQuoteString());
+      // Arrow's driver joins the lists with ", ", Calcite's with ","
+      assertThat(words(remote.getSQLKeywords())).isEqualTo(words(expected.getSQLKeywords()));
+      assertThat(words(remote.getNumericFunctions()))
+          .isEqualTo(words(expected.getNumericFunctions()));
+      assertThat(words(remote.getStringFunctions()))
+          .isEqualTo(words(expected.getStringFunctions()));
+      assertThat(words(remote.getTimeDateFunctions()))
+          .isEqualTo(words(expected.getTimeDateFunctions()));
+      assertThat(words(remote.getSQLKeywords())).contains("QUALIFY");
+      assertThat(remote.nullPlusNonNullIsNull()).isEqualTo(expected.nullPlusNonNullIsNull());
+      assertThat(remote.supportsColumnAliasing()).isEqualTo(expected.supportsColumnAliasing());
+      assertThat(remote.getMaxColumnNameLength()).isEqualTo(expected.getMaxColumnNameLength());
+      assertThat(remote.isReadOnly()).isTrue();
+      assertThat(remote.getDatabaseProductName()).isEqualTo("MeterStore");
+    }
+  }
+
+  /**
+   * A prepared statement's timestamp parameters bind as timestamps (the parameter schema carries
+   * their type), as a back-end or Grafana binds a time range: the answer equals the in-process one,
+   * and a range that starts below W and ends above it reads both tiers.
+   */
+  @Test
+  void timestampParametersBindAsInstants() throws Exception {
+    String sql =
+        "SELECT COUNT(*), SUM(\"value\"), MIN(\"from\") FROM \""
+            + TABLE
+            + "\" WHERE \"from\" >= ? AND \"from\" < ? AND \"malo_id\" <> ?";
+    Instant w = catalog.table(TABLE).watermark();
+    Instant from = w.minus(Duration.ofDays(2));
+    Instant to = w.plus(Duration.ofDays(1));
+    List<String> expected;
+    try (Connection local = catalog.connection();
+        PreparedStatement lp = local.prepareStatement(sql)) {
+      lp.setTimestamp(1, java.sql.Timestamp.from(from));
+      lp.setTimestamp(2, java.sql.Timestamp.from(to));
+      lp.setString(3, "none");
+      try (ResultSet rs = lp.executeQuery()) {
+        expected = render(rs);
+      }
+    }
+    try (Connection served = flight();
+        PreparedStatement ps = served.prepareStatement(sql)) {
+      // a timestamp in UTC, as results carry them
+      assertThat(ps.getParameterMetaData().getParameterType(1))
+          .isIn(java.sql.Types.TIMESTAMP, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+      ps.setTimestamp(1, java.sql.Timestamp.from(from));
+      ps.setTimestamp(2, java.sql.Timestamp.from(to));
+      ps.setString(3, "none");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(render(rs)).isEqualTo(expected);
+      }
+    }
+    String[] cells = expected.get(0).split("\\|");
+    assertThat(Long.parseLong(cells[0])).isPositive();
+    assertThat(Instant.parse(cells[2])).isEqualTo(from);
+  }
+
+  private static List<String> words(String commaSeparated) {
+    return java.util.Arrays.stream(commaSeparated.split(",")).map(String::strip).toList();
+  }
+
   private static String messages(Throwable t) {
     StringBuilder b = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause()) {
