@@ -9,9 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Properties;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CloseSessionRequest;
 import org.apache.arrow.flight.CloseSessionResult;
@@ -50,22 +48,16 @@ final class SqlProducer extends BasicFlightSqlProducer {
   /** Longest SQL text accepted. */
   static final int MAX_SQL_CHARS = 1 << 20;
 
-  /** Prepared statements one user may hold open at once. */
-  static final int MAX_PREPARED_PER_USER = 256;
-
   private final MeterCatalog catalog;
   private final BufferAllocator allocator;
   private final ServerSettings settings;
   private final Statements statements;
   private final Sessions sessions;
   private final SqlInfoBuilder sqlInfo;
-  private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
+  private final HeldStatements held;
   private final ServerMetrics metrics;
   private final Grants grants;
   private final CatalogCalls catalogCalls;
-
-  /** A prepared statement: its SQL, its owner and the parameters bound last. */
-  private record Prepared(String sql, String user, List<Object> parameters) {}
 
   SqlProducer(
       MeterCatalog catalog,
@@ -81,6 +73,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
     this.allocator = allocator;
     this.settings = settings;
     this.sessions = new Sessions(catalog);
+    this.held = new HeldStatements(allocator);
     this.statements =
         new Statements(
             this::connection, allocator, settings, grants, metrics, maxRunning, admissionWait);
@@ -124,22 +117,12 @@ final class SqlProducer extends BasicFlightSqlProducer {
     try {
       String sql = checkedSql(request.getQuery());
       String user = context.peerIdentity();
-      if (prepared.values().stream().filter(p -> p.user().equals(user)).count()
-          >= MAX_PREPARED_PER_USER) {
-        throw CallStatus.RESOURCE_EXHAUSTED
-            .withDescription(
-                MAX_PREPARED_PER_USER + " prepared statements are open; close some first")
-            .toRuntimeException();
-      }
-      Schema dataset;
-      Schema parameters;
-      try (Connection c = connection(context);
-          PreparedStatement ps = c.prepareStatement(sql)) {
-        dataset = ArrowResults.schema(ps.getMetaData(), allocator);
-        parameters = Parameters.schema(ps.getParameterMetaData());
-      }
-      ByteString handle = ByteString.copyFrom(UUID.randomUUID().toString(), StandardCharsets.UTF_8);
-      prepared.put(handle, new Prepared(sql, user, List.of()));
+      grants.requireReadable(user, sql);
+      Properties properties = properties(context);
+      ByteString handle = held.create(sql, user, properties, open(properties));
+      HeldStatements.Held h = held.owned(handle, user);
+      Schema dataset = h.dataset;
+      Schema parameters = h.parameterSchema;
       FlightSql.ActionCreatePreparedStatementResult result =
           FlightSql.ActionCreatePreparedStatementResult.newBuilder()
               .setPreparedStatementHandle(handle)
@@ -158,7 +141,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
       FlightSql.ActionClosePreparedStatementRequest request,
       CallContext context,
       StreamListener<Result> listener) {
-    prepared.remove(request.getPreparedStatementHandle());
+    held.close(request.getPreparedStatementHandle(), context.peerIdentity());
     listener.onCompleted();
   }
 
@@ -170,7 +153,8 @@ final class SqlProducer extends BasicFlightSqlProducer {
       StreamListener<PutResult> ackStream) {
     return () -> {
       try {
-        Prepared p = owned(command.getPreparedStatementHandle(), context);
+        HeldStatements.Held p =
+            held.owned(command.getPreparedStatementHandle(), context.peerIdentity());
         List<Object> values = new ArrayList<>();
         while (stream.next()) {
           VectorSchemaRoot root = stream.getRoot();
@@ -181,7 +165,7 @@ final class SqlProducer extends BasicFlightSqlProducer {
             }
           }
         }
-        prepared.put(command.getPreparedStatementHandle(), new Prepared(p.sql(), p.user(), values));
+        p.bind(values);
         ackStream.onCompleted();
       } catch (RuntimeException e) {
         ackStream.onError(FlightStatuses.of(e, "bind"));
@@ -194,8 +178,9 @@ final class SqlProducer extends BasicFlightSqlProducer {
       FlightSql.CommandPreparedStatementQuery command,
       CallContext context,
       FlightDescriptor descriptor) {
-    Prepared p = owned(command.getPreparedStatementHandle(), context);
-    return info(command, descriptor, describe(p.sql(), context));
+    HeldStatements.Held p =
+        held.owned(command.getPreparedStatementHandle(), context.peerIdentity());
+    return info(command, descriptor, p.dataset);
   }
 
   @Override
@@ -203,14 +188,37 @@ final class SqlProducer extends BasicFlightSqlProducer {
       FlightSql.CommandPreparedStatementQuery command,
       CallContext context,
       ServerStreamListener listener) {
-    Prepared p;
+    HeldStatements.Held p;
+    Properties properties;
     try {
-      p = owned(command.getPreparedStatementHandle(), context);
+      p = held.owned(command.getPreparedStatementHandle(), context.peerIdentity());
+      properties = properties(context);
     } catch (RuntimeException e) {
       listener.error(FlightStatuses.of(e, "execute"));
       return;
     }
-    statements.run(p.sql(), p.parameters(), context, listener);
+    statements.run(
+        p.sql,
+        p.parameters(),
+        context,
+        listener,
+        () -> {
+          PreparedStatement ps = p.acquire(properties);
+          if (ps == null) {
+            return statements.fresh(p.sql, context);
+          }
+          return new Statements.Execution() {
+            @Override
+            public PreparedStatement statement() {
+              return ps;
+            }
+
+            @Override
+            public void close() {
+              p.release();
+            }
+          };
+        });
   }
 
   // ---- read-only
@@ -294,11 +302,20 @@ final class SqlProducer extends BasicFlightSqlProducer {
    * session's options, overridden by the call's headers.
    */
   Connection connection(CallContext context) throws SQLException {
+    return open(properties(context));
+  }
+
+  /** The call's {@code meterstore.*} properties: its session's options, then its headers. */
+  private Properties properties(CallContext context) {
     SessionProperties call = context.getMiddleware(SessionProperties.KEY);
-    java.util.Properties p = sessions.options(call, context.peerIdentity());
+    Properties p = sessions.options(call, context.peerIdentity());
     if (call != null) {
       p.putAll(call.properties());
     }
+    return p;
+  }
+
+  private Connection open(Properties p) throws SQLException {
     return p.isEmpty() ? catalog.connection() : catalog.connection(p);
   }
 
@@ -344,16 +361,6 @@ final class SqlProducer extends BasicFlightSqlProducer {
     }
   }
 
-  private Prepared owned(ByteString handle, CallContext context) {
-    Prepared p = prepared.get(handle);
-    if (p == null || !p.user().equals(context.peerIdentity())) {
-      throw CallStatus.NOT_FOUND
-          .withDescription("no such prepared statement (closed, or never created)")
-          .toRuntimeException();
-    }
-    return p;
-  }
-
   private String checkedSql(String sql) {
     if (sql == null || sql.isBlank()) {
       throw CallStatus.INVALID_ARGUMENT.withDescription("empty SQL").toRuntimeException();
@@ -373,6 +380,6 @@ final class SqlProducer extends BasicFlightSqlProducer {
 
   @Override
   public void close() {
-    prepared.clear();
+    held.close();
   }
 }

@@ -57,9 +57,62 @@ final class Statements {
     this.admissionWaitMillis = admissionWait.toMillis();
   }
 
-  /** Runs {@code sql} with {@code parameters} and streams its rows to {@code listener}. */
+  /** A statement ready to execute for one call; closing it ends the call's use of it. */
+  interface Execution extends AutoCloseable {
+    PreparedStatement statement();
+
+    @Override
+    void close() throws SQLException;
+  }
+
+  /** Where a call's statement comes from. */
+  interface Opener {
+    Execution open() throws SQLException;
+  }
+
+  /** {@code sql} prepared on a fresh connection of the call, both closed after it. */
+  Execution fresh(String sql, CallContext context) throws SQLException {
+    Connection c = connections.open(context);
+    PreparedStatement ps;
+    try {
+      ps = c.prepareStatement(sql);
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return new Execution() {
+      @Override
+      public PreparedStatement statement() {
+        return ps;
+      }
+
+      @Override
+      public void close() throws SQLException {
+        try {
+          ps.close();
+        } finally {
+          c.close();
+        }
+      }
+    };
+  }
+
+  /** Runs {@code sql} on a fresh connection and streams its rows to {@code listener}. */
   void run(
       String sql, List<Object> parameters, CallContext context, ServerStreamListener listener) {
+    run(sql, parameters, context, listener, () -> fresh(sql, context));
+  }
+
+  /**
+   * Runs {@code sql} (the statement {@code opener} gives) with {@code parameters} and streams its
+   * rows to {@code listener}.
+   */
+  void run(
+      String sql,
+      List<Object> parameters,
+      CallContext context,
+      ServerStreamListener listener,
+      Opener opener) {
     String user = context.peerIdentity();
     long started = System.nanoTime();
     long deadline = started + settings.statementTimeout().toNanos();
@@ -82,9 +135,9 @@ final class Statements {
         return;
       }
       grants.requireReadable(user, sql);
-      try (Connection c = connections.open(context);
-          PreparedStatement ps = c.prepareStatement(sql);
+      try (Execution execution = opener.open();
           BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
+        PreparedStatement ps = execution.statement();
         ps.setQueryTimeout(timeoutSeconds());
         for (int i = 0; i < parameters.size(); i++) {
           ps.setObject(i + 1, parameters.get(i));
