@@ -115,18 +115,10 @@ final class PointBench {
     Map<Integer, PointLoad.Outcome[]> runs = new LinkedHashMap<>();
     for (int threads : o.threads()) {
       PointLoad.Plan plan = new PointLoad.Plan(q, threads, o.warmUpSeconds(), o.seconds(), seed);
-      PointLoad.Outcome pg = PointLoad.run(postgres, plan, malos, pgAnswers);
-      PointLoad.Outcome ms = PointLoad.run(meterStore, plan, malos, msAnswers);
-      System.out.printf(
-          Locale.ROOT,
-          "point %s, %d thread(s): MeterStore %.1f/s p50 %.2f ms, PostgreSQL %.1f/s p50 %.2f ms%n",
-          q.label,
+      runs.put(
           threads,
-          ms.throughput(),
-          ms.p(50) * 1e3,
-          pg.throughput(),
-          pg.p(50) * 1e3);
-      runs.put(threads, new PointLoad.Outcome[] {ms, pg});
+          PointLoad.both(
+              plan, malos, "MeterStore", meterStore, msAnswers, "PostgreSQL", postgres, pgAnswers));
     }
     PointAnswers.Comparison answers =
         msAnswers.compare(pgAnswers, m -> PointLoad.once(postgres, q, malos[m]));

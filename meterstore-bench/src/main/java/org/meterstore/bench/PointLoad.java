@@ -84,6 +84,36 @@ final class PointLoad {
   /** The timing of a run: warm-up and measured seconds from a common start. */
   record Plan(PointQuestion question, int threads, int warmUpSeconds, int seconds, long seed) {}
 
+  /**
+   * Runs {@code baseline}, then {@code measured}, as {@code plan} says over {@code malos}, prints a
+   * line naming them, and returns their outcomes: measured first.
+   */
+  static Outcome[] both(
+      Plan plan,
+      String[] malos,
+      String measuredName,
+      Side measured,
+      PointAnswers measuredAnswers,
+      String baselineName,
+      Side baseline,
+      PointAnswers baselineAnswers)
+      throws Exception {
+    Outcome base = run(baseline, plan, malos, baselineAnswers);
+    Outcome meas = run(measured, plan, malos, measuredAnswers);
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "%s, %d thread(s): %s %.1f/s p50 %.2f ms, %s %.1f/s p50 %.2f ms%n",
+        plan.question().label,
+        plan.threads(),
+        measuredName,
+        meas.throughput(),
+        meas.p(50) * 1e3,
+        baselineName,
+        base.throughput(),
+        base.p(50) * 1e3);
+    return new Outcome[] {meas, base};
+  }
+
   /** Runs {@code side} as {@code plan} says over the locations {@code malos}. */
   static Outcome run(Side side, Plan plan, String[] malos, PointAnswers answers) throws Exception {
     AtomicLong start = new AtomicLong();

@@ -127,18 +127,9 @@ final class ServeBench {
     List<Integer> counts = o.threads().stream().filter(t -> t == 1 || t == 16).toList();
     for (int threads : counts) {
       PointLoad.Plan plan = new PointLoad.Plan(q, threads, o.warmUpSeconds(), o.seconds(), seed);
-      PointLoad.Outcome local = PointLoad.run(inProcess, plan, malos, localAnswers);
-      PointLoad.Outcome net = PointLoad.run(served, plan, malos, servedAnswers);
-      System.out.printf(
-          Locale.ROOT,
-          "serve %s, %d thread(s): served %.1f/s p50 %.2f ms, in-process %.1f/s p50 %.2f ms%n",
-          q.label,
-          threads,
-          net.throughput(),
-          net.p(50) * 1e3,
-          local.throughput(),
-          local.p(50) * 1e3);
-      runs.add(new PointLoad.Outcome[] {net, local});
+      runs.add(
+          PointLoad.both(
+              plan, malos, "served", served, servedAnswers, "in-process", inProcess, localAnswers));
     }
     PointAnswers.Comparison answers =
         servedAnswers.compare(localAnswers, m -> PointLoad.once(inProcess, q, malos[m]));

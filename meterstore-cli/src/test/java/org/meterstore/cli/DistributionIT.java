@@ -231,20 +231,7 @@ class DistributionIT {
       assertThat(create.code()).as(create.toString()).isZero();
       assertThat(create.err()).doesNotContain("NoClassDefFoundError", "Exception in thread");
 
-      StringBuilder csv = new StringBuilder("malo_id,obis_code,sparte,from,to,value,unit,quality,");
-      csv.append("version_scope\n");
-      for (int i = 0; i < 8; i++) {
-        java.time.Instant from =
-            java.time.Instant.parse("2026-01-10T00:00:00Z").plusSeconds(900L * i);
-        csv.append("50000000005,1-0:1.8.0,STROM,")
-            .append(from)
-            .append(',')
-            .append(from.plusSeconds(900))
-            .append(",1.25")
-            .append(i)
-            .append(",KWH,MEASURED,9900000000003:2026-01\n");
-      }
-      Files.writeString(work.resolve("jan.csv"), csv.toString());
+      Files.writeString(work.resolve("jan.csv"), januaryCsv());
       Run imported =
           launcher(
               work,
@@ -309,20 +296,7 @@ class DistributionIT {
 
     Run create = launcher(work, "create", "--now", "2026-03-01T00:00:00Z");
     assertThat(create.code()).as(create.toString()).isZero();
-    StringBuilder csv = new StringBuilder("malo_id,obis_code,sparte,from,to,value,unit,quality,");
-    csv.append("version_scope\n");
-    for (int i = 0; i < 8; i++) {
-      java.time.Instant from =
-          java.time.Instant.parse("2026-01-10T00:00:00Z").plusSeconds(900L * i);
-      csv.append("50000000005,1-0:1.8.0,STROM,")
-          .append(from)
-          .append(',')
-          .append(from.plusSeconds(900))
-          .append(",1.25")
-          .append(i)
-          .append(",KWH,MEASURED,9900000000003:2026-01\n");
-    }
-    Files.writeString(work.resolve("jan.csv"), csv.toString());
+    Files.writeString(work.resolve("jan.csv"), januaryCsv());
     Run imported =
         launcher(work, "import", "--table", "strom", "--now", "2026-03-01T00:00:00Z", "jan.csv");
     assertThat(imported.code()).as(imported.toString()).isZero();
@@ -417,6 +391,26 @@ class DistributionIT {
     }
     throw new AssertionError(
         "did not print " + text + " in " + seconds + " s\n" + Files.readString(file));
+  }
+
+  /**
+   * Eight quarter-hour readings of one location on 10 January 2026 (1.250 to 1.257 kWh), as CSV.
+   */
+  private static String januaryCsv() {
+    StringBuilder csv = new StringBuilder("malo_id,obis_code,sparte,from,to,value,unit,quality,");
+    csv.append("version_scope\n");
+    for (int i = 0; i < 8; i++) {
+      java.time.Instant from =
+          java.time.Instant.parse("2026-01-10T00:00:00Z").plusSeconds(900L * i);
+      csv.append("50000000005,1-0:1.8.0,STROM,")
+          .append(from)
+          .append(',')
+          .append(from.plusSeconds(900))
+          .append(",1.25")
+          .append(i)
+          .append(",KWH,MEASURED,9900000000003:2026-01\n");
+    }
+    return csv.toString();
   }
 
   /** The children's own java.io.tmpdir, passed in JAVA_OPTS. */
