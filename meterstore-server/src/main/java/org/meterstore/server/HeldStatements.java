@@ -44,7 +44,8 @@ final class HeldStatements implements AutoCloseable {
     final Schema parameterSchema;
     private final Properties properties;
     private final Connection connection;
-    private final PreparedStatement statement;
+    private PreparedStatement statement;
+    private volatile boolean spoilt;
     private final ReentrantLock inUse = new ReentrantLock();
     private volatile List<Object> parameters = List.of();
 
@@ -84,12 +85,40 @@ final class HeldStatements implements AutoCloseable {
       if (!properties.equals(callProperties) || !inUse.tryLock()) {
         return null;
       }
+      renewIfSpoilt();
       return statement;
+    }
+
+    /**
+     * Records that the statement is being cancelled: a cancelled JDBC statement refuses every later
+     * execution, so it is prepared anew before the next one (and when the current one ends).
+     */
+    void spoil() {
+      spoilt = true;
     }
 
     /** Ends an execution that {@link #acquire} let in. */
     void release() {
-      inUse.unlock();
+      try {
+        renewIfSpoilt();
+      } finally {
+        inUse.unlock();
+      }
+    }
+
+    /** Prepares the statement anew if it was cancelled; called holding {@code inUse}. */
+    private void renewIfSpoilt() {
+      if (!spoilt) {
+        return;
+      }
+      spoilt = false;
+      try {
+        PreparedStatement old = statement;
+        statement = connection.prepareStatement(sql);
+        old.close();
+      } catch (SQLException e) {
+        LOG.debug("Cannot prepare a cancelled statement anew: {}", e.toString());
+      }
     }
 
     private void close() {

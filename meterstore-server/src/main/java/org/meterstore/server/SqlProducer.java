@@ -214,6 +214,11 @@ final class SqlProducer extends BasicFlightSqlProducer {
             }
 
             @Override
+            public void cancelling() {
+              p.spoil();
+            }
+
+            @Override
             public void close() {
               p.release();
             }

@@ -61,6 +61,9 @@ final class Statements {
   interface Execution extends AutoCloseable {
     PreparedStatement statement();
 
+    /** The statement is about to be cancelled (a cancelled JDBC statement stays cancelled). */
+    default void cancelling() {}
+
     @Override
     void close() throws SQLException;
   }
@@ -135,6 +138,7 @@ final class Statements {
         return;
       }
       grants.requireReadable(user, sql);
+      AtomicBoolean finished = new AtomicBoolean();
       try (Execution execution = opener.open();
           BufferAllocator child = allocator.newChildAllocator("statement", 0, Long.MAX_VALUE)) {
         PreparedStatement ps = execution.statement();
@@ -144,7 +148,13 @@ final class Statements {
         }
         listener.setOnCancelHandler(
             () -> {
+              // Flight runs this once the call ends if the client cancelled meanwhile; a statement
+              // that finished is not cancelled (a held one would refuse its next executions)
+              if (finished.get()) {
+                return;
+              }
               cancelled.set(true);
+              execution.cancelling();
               try {
                 ps.cancel();
               } catch (SQLException e) {
@@ -165,6 +175,9 @@ final class Statements {
           } else {
             outcome = stopped(listener, cancelled, deadline);
           }
+        } finally {
+          // before the statement is released
+          finished.set(true);
         }
       }
     } catch (InterruptedException e) {

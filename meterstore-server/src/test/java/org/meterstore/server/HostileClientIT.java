@@ -290,6 +290,49 @@ class HostileClientIT {
   }
 
   /**
+   * A client that gives up on a prepared statement's large result and executes it again gets the
+   * whole second answer: the server holds the planned statement, and a cancel that reaches it after
+   * the execution ended must not leave it cancelled for good (a cancelled JDBC statement refuses
+   * every later execution).
+   */
+  @Test
+  void aPreparedStatementAnswersAgainAfterItsClientGaveUpOnAResult() throws Exception {
+    String sql = large() + " WHERE t.x <= ?";
+    String url =
+        "jdbc:arrow-flight-sql://127.0.0.1:"
+            + server.port()
+            + "/?useEncryption=false&user=analyst&password="
+            + PASSWORD;
+    try (Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int round = 0; round < 2; round++) {
+        ps.setInt(1, 500);
+        long before = sum("meterstore.server.statements", "cancelled");
+        try (ResultSet rs = ps.executeQuery()) {
+          // the client reads one row of ~a million and closes the result: Arrow's driver cancels
+          // the stream (its Statement.cancel() would leave the client's statement cancelled)
+          assertThat(rs.next()).isTrue();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (sum("meterstore.server.statements", "cancelled") == before
+            && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(sum("meterstore.server.statements", "cancelled")).isGreaterThan(before);
+        ps.setInt(1, 2);
+        long rows = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows++;
+          }
+        }
+        assertThat(Long.toString(rows / 2)).isEqualTo(expectedCount());
+      }
+    }
+    awaitIdle(server);
+  }
+
+  /**
    * Eighty statements at once, none read: sixteen run (each holding at most a batch or two of
    * memory while its client does not read), the others wait for a place and are refused with
    * RESOURCE_EXHAUSTED; the server never runs more than {@link SqlServer#THREADS} call threads,
