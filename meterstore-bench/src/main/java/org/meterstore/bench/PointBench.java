@@ -59,10 +59,20 @@ final class PointBench {
   }
 
   static PointLoad.Side meterStore(PointData data) {
+    return meterStoreSql(data.catalog::connection);
+  }
+
+  /** Opens a connection that speaks MeterStore's SQL (in process, or through a driver). */
+  interface Connector {
+    Connection open() throws SQLException;
+  }
+
+  /** The MeterStore side on connections {@code connector} opens. */
+  static PointLoad.Side meterStoreSql(Connector connector) {
     return new PointLoad.Side() {
       @Override
       public Connection open() throws SQLException {
-        return data.catalog.connection();
+        return connector.open();
       }
 
       @Override

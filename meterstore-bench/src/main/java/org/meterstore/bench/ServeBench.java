@@ -2,15 +2,12 @@ package org.meterstore.bench;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -90,22 +87,7 @@ final class ServeBench {
   }
 
   private static PointLoad.Side served(String url) {
-    return new PointLoad.Side() {
-      @Override
-      public Connection open() throws SQLException {
-        return DriverManager.getConnection(url);
-      }
-
-      @Override
-      public String sql(PointQuestion q) {
-        return q.meterStoreSql(PointData.TABLE.name());
-      }
-
-      @Override
-      public void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
-        ps.setTimestamp(index, Timestamp.from(value));
-      }
-    };
+    return PointBench.meterStoreSql(() -> DriverManager.getConnection(url));
   }
 
   /** One question at one and at sixteen threads (those of the options' counts), both sides. */
