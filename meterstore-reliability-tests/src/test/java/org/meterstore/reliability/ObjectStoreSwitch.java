@@ -17,6 +17,8 @@ import java.util.function.BiConsumer;
 final class ObjectStoreSwitch {
   /** What the FileIO is about to do. */
   enum Op {
+    /** A file opened for reading (its stream's seeks and reads are {@link #READ}s). */
+    OPEN,
     READ,
     WRITE,
     DELETE,

@@ -110,7 +110,7 @@ public final class OutageFileIO implements SupportsPrefixOperations, SupportsBul
 
     @Override
     public SeekableInputStream newStream() {
-      check(ObjectStoreSwitch.Op.READ, file.location());
+      check(ObjectStoreSwitch.Op.OPEN, file.location());
       return new InStream(file.newStream(), file.location());
     }
 

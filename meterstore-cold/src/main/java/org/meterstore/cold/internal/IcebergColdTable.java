@@ -14,13 +14,13 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
-import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
+import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
@@ -193,12 +193,21 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public CorrectionResult appendCorrections(List<StoredReading> readings, Instant now) {
-    return new CorrectionAppender(access, definition, settings, counter).append(readings, now);
+    return corrections().append(readings, now);
   }
 
   @Override
-  public List<WriteOutcome> checkCorrections(List<StoredReading> readings) {
-    return new CorrectionAppender(access, definition, settings, counter).check(readings);
+  public CorrectionResult appendCorrections(CorrectionCheck checked, Instant now) {
+    return corrections().append(checked, now);
+  }
+
+  @Override
+  public CorrectionCheck checkCorrections(List<StoredReading> readings) {
+    return corrections().check(readings);
+  }
+
+  private CorrectionAppender corrections() {
+    return new CorrectionAppender(access, definition, settings, counter, footers);
   }
 
   @Override

@@ -9,13 +9,13 @@ import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.reading.StoredReading;
-import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchivalCommit;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
+import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.drift.DriftReport;
@@ -221,17 +221,30 @@ public interface ColdTable {
   CorrectionResult appendCorrections(List<StoredReading> readings, Instant now);
 
   /**
+   * Appends the readings of {@code checked} as {@link #appendCorrections(List, Instant)} does,
+   * reusing the check's classification while the table is still at the snapshot it was made
+   * against: the stored spans are then read once for check and append together. A commit made in
+   * between (another writer, archival) makes the append classify the batch again, so the outcome is
+   * the same as without the check.
+   *
+   * @param checked what {@link #checkCorrections} returned for this batch on this table
+   * @param now as for {@link #appendCorrections(List, Instant)}
+   */
+  CorrectionResult appendCorrections(CorrectionCheck checked, Instant now);
+
+  /**
    * The plan of {@link #appendCorrections} without its effect: classifies {@code readings} against
    * the current snapshot exactly as an append would (same rules, same errors) and writes nothing. A
    * deployment checks the cold part of a batch with it before writing either tier, so a batch that
    * breaks a rule is refused before anything lands. A commit made between this call and the append
-   * can still change the append's verdict.
+   * can still change the append's verdict; {@link #appendCorrections(CorrectionCheck, Instant)}
+   * classifies again exactly then.
    *
-   * @return one outcome per reading, in order
+   * @return the outcomes (one per reading, in order) and the snapshot they were decided at
    * @throws org.meterstore.api.MeterStoreException as {@link #appendCorrections} does, before
    *     writing
    */
-  List<WriteOutcome> checkCorrections(List<StoredReading> readings);
+  CorrectionCheck checkCorrections(List<StoredReading> readings);
 
   /** Every snapshot, ordered by sequence number (oldest first), with its W and tags. */
   List<SnapshotInfo> snapshots();

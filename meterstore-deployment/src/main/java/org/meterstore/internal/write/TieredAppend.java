@@ -17,6 +17,7 @@ import org.meterstore.api.reading.Tier;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
 import org.meterstore.hot.write.BelowFloorException;
@@ -79,13 +80,14 @@ public final class TieredAppend {
       // read only when a reading goes to the cold tier, so the common append pays nothing for it
       watermark.read();
     }
-    coldTable.checkCorrections(state.stamped(state.pendingCold));
+    // the cold part classified once: the first cold append reuses it unless a commit intervened
+    CorrectionCheck checked = coldTable.checkCorrections(state.stamped(state.pendingCold));
     for (int round = 1; ; round++) {
       hook.at(AppendPoint.AFTER_ROUTING, table.name(), w);
       if (writeHot(state, w, watermark)) {
         hook.at(AppendPoint.AFTER_HOT, table.name(), w);
       }
-      if (writeCold(state, coldTable, state.pendingCold, false)) {
+      if (writeCold(state, coldTable, state.pendingCold, checked)) {
         hook.at(AppendPoint.AFTER_COLD, table.name(), w);
       }
       Instant now2 = watermark.unguarded(TierWatermark.Unguarded.ROUTING);
@@ -100,7 +102,7 @@ public final class TieredAppend {
       }
       w = now2;
       state.reroute(w);
-      if (writeCold(state, coldTable, state.rerouted, true)) {
+      if (writeCold(state, coldTable, state.rerouted, null)) {
         hook.at(AppendPoint.AFTER_REROUTE, table.name(), w);
       }
     }
@@ -143,17 +145,24 @@ public final class TieredAppend {
     }
   }
 
-  /** Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do). */
+  /**
+   * Appends {@code part} to the cold tier; true when a commit was made (false: nothing to do).
+   * {@code checked} is the routed cold part's check (the first round), or null for readings
+   * re-routed after W moved.
+   */
   private boolean writeCold(
-      Batch state, ColdTable coldTable, List<Integer> part, boolean rerouted) {
+      Batch state, ColdTable coldTable, List<Integer> part, CorrectionCheck checked) {
     if (part.isEmpty()) {
       return false;
     }
     List<Integer> indices = List.copyOf(part);
     try {
       List<WriteOutcome> outcomes =
-          coldTable.appendCorrections(state.stamped(indices), state.now).outcomes();
-      state.landedCold(indices, outcomes, rerouted);
+          (checked != null
+                  ? coldTable.appendCorrections(checked, state.now)
+                  : coldTable.appendCorrections(state.stamped(indices), state.now))
+              .outcomes();
+      state.landedCold(indices, outcomes, checked == null);
       part.clear();
       return true;
     } catch (MeterStoreException e) {

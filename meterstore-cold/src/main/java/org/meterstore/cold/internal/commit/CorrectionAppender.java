@@ -13,12 +13,14 @@ import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.commit.CorrectionResult;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.stamp.CommitStamp;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
+import org.meterstore.cold.scan.FooterCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +38,16 @@ public final class CorrectionAppender {
   private final TableDefinition definition;
   private final WriteSettings settings;
   private final CommitCounter counter;
+  private final FooterCache footers;
 
-  /** An appender for one table. */
+  /** An appender for one table; {@code footers} is the store's footer cache, or null. */
   public CorrectionAppender(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
-      CommitCounter counter) {
+      CommitCounter counter,
+      FooterCache footers) {
+    this.footers = footers;
     this.access = access;
     this.definition = definition;
     this.settings = settings;
@@ -51,39 +56,72 @@ public final class CorrectionAppender {
 
   /** Appends {@code readings}; see {@code ColdTable.appendCorrections}. */
   public CorrectionResult append(List<StoredReading> readings, Instant now) {
+    return append(readings, null, now);
+  }
+
+  /**
+   * Appends the readings of {@code checked}, reusing its outcomes while its snapshot is current.
+   */
+  public CorrectionResult append(CorrectionCheck checked, Instant now) {
+    return append(checked.readings(), checked, now);
+  }
+
+  private CorrectionResult append(
+      List<StoredReading> readings, CorrectionCheck checked, Instant now) {
     List<Object[]> rows = new ArrayList<>(readings.size());
     readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
     if (rows.isEmpty()) {
       return new CorrectionResult(List.of(), 0, -1);
     }
-    return new CommitLoop(access, settings.policy(), counter).run(new Corrections(rows, now));
+    return new CommitLoop(access, settings.policy(), counter)
+        .run(new Corrections(rows, checked, now));
   }
 
   /**
    * Classifies {@code readings} against the current snapshot as {@link #append} would, writing
    * nothing; see {@code ColdTable.checkCorrections}.
    */
-  public List<WriteOutcome> check(List<StoredReading> readings) {
+  public CorrectionCheck check(List<StoredReading> readings) {
     List<Object[]> rows = new ArrayList<>(readings.size());
     readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
     if (rows.isEmpty()) {
-      return List.of();
+      return new CorrectionCheck(List.of(), List.of(), -1);
     }
     Table table = access.load();
     requireBelow(rows, WatermarkReader.read(table, access.tableName()));
     CommitSupport.requireNoDrift(definition, table);
-    return new DuplicateCheck(definition, new RowConverter(definition, table.schema()))
+    List<WriteOutcome> outcomes = classify(table, rows);
+    return new CorrectionCheck(readings, outcomes, snapshotId(table.currentSnapshot()));
+  }
+
+  private List<WriteOutcome> classify(Table table, List<Object[]> rows) {
+    return new DuplicateCheck(definition, new RowConverter(definition, table.schema()), footers)
         .classify(table, rows);
+  }
+
+  private static long snapshotId(Snapshot snapshot) {
+    return snapshot == null ? -1 : snapshot.snapshotId();
   }
 
   /** One batch's part in the commit loop. */
   private final class Corrections implements CommitLoop.Committer<CorrectionResult> {
     private final List<Object[]> rows;
+    private final CorrectionCheck checked;
     private final Instant now;
 
-    Corrections(List<Object[]> rows, Instant now) {
+    /** {@code checked} is the batch's check, or null when there was none. */
+    Corrections(List<Object[]> rows, CorrectionCheck checked, Instant now) {
       this.rows = rows;
+      this.checked = checked;
       this.now = now;
+    }
+
+    /** The check's outcomes while the attempt's table is at its snapshot, else a new scan. */
+    private List<WriteOutcome> outcomes(CommitLoop.Attempt a) {
+      if (checked != null && checked.snapshotId() == snapshotId(a.base())) {
+        return checked.outcomes();
+      }
+      return classify(a.table(), rows);
     }
 
     @Override
@@ -96,8 +134,7 @@ public final class CorrectionAppender {
       Table table = a.table();
       requireBelow(rows, a.watermark());
       CommitSupport.requireNoDrift(definition, table);
-      RowConverter converter = new RowConverter(definition, table.schema());
-      List<WriteOutcome> outcomes = new DuplicateCheck(definition, converter).classify(table, rows);
+      List<WriteOutcome> outcomes = outcomes(a);
       List<Object[]> toAppend = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
         if (outcomes.get(i) != WriteOutcome.DUPLICATE) {

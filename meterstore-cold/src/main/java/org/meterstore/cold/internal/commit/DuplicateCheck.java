@@ -11,11 +11,8 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.WriteOutcome;
@@ -23,6 +20,7 @@ import org.meterstore.api.table.ResolutionKey;
 import org.meterstore.api.table.StandardColumn;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.internal.layout.RowConverter;
+import org.meterstore.cold.scan.FooterCache;
 
 /**
  * The cold duplicate check of a late-correction batch (DESIGN § 3.3). It scans only the rows that
@@ -54,9 +52,12 @@ final class DuplicateCheck {
   private final int from;
   private final int to;
   private final int[] spanKeyIndex;
+  private final FooterCache footers;
 
-  DuplicateCheck(TableDefinition definition, RowConverter converter) {
+  /** A check of {@code definition}'s batches; {@code footers} may be null (no cache). */
+  DuplicateCheck(TableDefinition definition, RowConverter converter, FooterCache footers) {
     this.definition = definition;
+    this.footers = footers;
     this.converter = converter;
     ResolutionKey resolution = ResolutionKey.of(definition);
     this.keyIndex = resolution.mergeKey().stream().mapToInt(converter::indexOf).toArray();
@@ -228,20 +229,29 @@ final class DuplicateCheck {
     Set<List<Object>> keys = new HashSet<>();
     batch.forEach(r -> keys.add(key(r)));
     Map<List<Object>, NavigableMap<Instant, Instant>> reach = spansChecked() ? reach(batch) : null;
-    try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table).where(filter(batch)).build()) {
-      for (Record record : records) {
-        Object[] row = converter.toRow(record);
-        List<Object> key = key(row);
-        if (keys.contains(key) || (reach != null && overlapsBatch(reach, row))) {
-          stored.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
-        }
-      }
-    } catch (java.io.IOException e) {
-      throw new MeterStoreException(
-          ErrorKind.STORAGE, "Cannot scan cold table " + definition.name() + ": " + e, e);
-    }
+    new StoredSpans(table, converter, compared(), footers, definition.name())
+        .scan(
+            filter(batch),
+            row -> {
+              List<Object> key = key(row);
+              if (keys.contains(key) || (reach != null && overlapsBatch(reach, row))) {
+                stored.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+              }
+            });
     return stored;
+  }
+
+  /** The row positions of the columns the check compares. */
+  private List<Integer> compared() {
+    Set<Integer> columns = new java.util.TreeSet<>();
+    for (int i : keyIndex) {
+      columns.add(i);
+    }
+    for (int i : spanKeyIndex) {
+      columns.add(i);
+    }
+    columns.addAll(List.of(version, scope, value, unit, quality, from, to));
+    return List.copyOf(columns);
   }
 
   /** On a grid that excludes overlap, the version check decides everything (see classify). */

@@ -62,7 +62,7 @@ public final class ImportCommitter {
                   Table table = attempt.table();
                   RowConverter converter = new RowConverter(definition, table.schema());
                   List<WriteOutcome> classified =
-                      new DuplicateCheck(definition, converter).classify(table, rows);
+                      new DuplicateCheck(definition, converter, null).classify(table, rows);
                   outcomes.set(classified);
                   List<Object[]> toAppend = new ArrayList<>(rows.size());
                   for (int i = 0; i < rows.size(); i++) {

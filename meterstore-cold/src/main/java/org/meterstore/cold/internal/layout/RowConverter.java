@@ -171,6 +171,16 @@ public final class RowConverter {
     return row;
   }
 
+  /** The number of values in a configured row. */
+  public int width() {
+    return configured.length;
+  }
+
+  /** The name of the column at {@code index} of the configured row. */
+  public String columnName(int index) {
+    return configured[index];
+  }
+
   /** The index of {@code column} in the configured row, or -1. */
   public int indexOf(String column) {
     for (int i = 0; i < configured.length; i++) {
