@@ -21,6 +21,7 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.config.CommitPolicy;
+import org.meterstore.cold.internal.catalog.ManifestWork;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.stamp.CommitStamp;
 import org.meterstore.cold.internal.stamp.SnapshotChain;
@@ -226,6 +227,7 @@ public final class CommitLoop {
       String failure;
       try {
         SnapshotUpdate<?> update = commit.update().apply(checked(table, commit.check()));
+        ManifestWork.commit(update, table);
         commit.stamp().applyTo(update);
         update.commit();
         counter.record(name, "committed");

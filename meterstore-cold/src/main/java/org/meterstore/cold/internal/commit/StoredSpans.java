@@ -5,14 +5,23 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ManifestEvaluator;
+import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -30,12 +39,13 @@ import org.meterstore.cold.scan.TextVector;
 
 /**
  * The stored rows a late-correction batch is checked against, read from the table's current
- * snapshot in column batches ({@link ColumnBatchReader}): only the columns the check compares, row
- * groups and pages the filter rules out skipped, footers from the store's cache. Each row comes as
- * a row array in the configured column order (as {@link RowConverter#toRow} makes it) with only
- * those columns set; rows the filter does not match may come too (callers decide by key). A scan
- * that has a file with delete files (a foreign engine's row-level delete), or a column of a type
- * the columnar reader does not decode, is read through Iceberg's generic records instead.
+ * snapshot in column batches ({@link ColumnBatchReader}): only the columns the check compares,
+ * files pruned by partition and statistics, row groups and pages the filter rules out skipped,
+ * footers from the store's cache. Each row comes as a row array in the configured column order (as
+ * {@link RowConverter#toRow} makes it) with only those columns set; rows the filter does not match
+ * may come too (callers decide by key). A snapshot with delete files (a foreign engine's row-level
+ * delete), or a column of a type the columnar reader does not decode, is read through Iceberg's
+ * generic records instead.
  */
 final class StoredSpans {
   private final Table table;
@@ -78,15 +88,14 @@ final class StoredSpans {
         types.add(field.type());
       }
     }
-    try (CloseableIterable<FileScanTask> planned = table.newScan().filter(filter).planFiles()) {
-      List<FileScanTask> tasks = new ArrayList<>();
-      planned.forEach(tasks::add);
-      if (!columnar(tasks, types)) {
+    try {
+      Snapshot snapshot = table.currentSnapshot();
+      if (!columnar(types) || !snapshot.deleteManifests(table.io()).isEmpty()) {
         scanRecords(filter, sink);
         return;
       }
-      for (FileScanTask task : tasks) {
-        scanFile(task, schema, names, positions, types, sink);
+      for (Planned file : plan(snapshot, filter)) {
+        scanFile(file, schema, names, positions, types, sink);
       }
     } catch (IOException e) {
       throw storage(e);
@@ -96,7 +105,44 @@ final class StoredSpans {
     }
   }
 
-  private static boolean columnar(List<FileScanTask> tasks, List<Type> types) {
+  /** A data file the filter may match, with what of the filter its partition leaves. */
+  private record Planned(String location, long size, Expression residual) {}
+
+  /**
+   * The live data files of {@code snapshot} that {@code filter} may match: manifests pruned by
+   * their partition summaries, files by partition and column statistics. Read on the calling
+   * thread, one manifest after another: a table scan's plan hands manifests to Iceberg's worker
+   * pool and polls for them every 10 ms, which for a filter that most manifests rule out costs more
+   * than the reads.
+   */
+  private List<Planned> plan(Snapshot snapshot, Expression filter) throws IOException {
+    Map<Integer, PartitionSpec> specs = table.specs();
+    Map<Integer, ManifestEvaluator> manifestFilters = new HashMap<>();
+    Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
+    List<Planned> files = new ArrayList<>();
+    for (ManifestFile manifest : snapshot.dataManifests(table.io())) {
+      int specId = manifest.partitionSpecId();
+      PartitionSpec spec = specs.get(specId);
+      if (!manifestFilters
+          .computeIfAbsent(specId, id -> ManifestEvaluator.forRowFilter(filter, spec, true))
+          .eval(manifest)) {
+        continue;
+      }
+      ResidualEvaluator residual =
+          residuals.computeIfAbsent(specId, id -> ResidualEvaluator.of(spec, filter, true));
+      try (ManifestReader<DataFile> reader =
+          ManifestFiles.read(manifest, table.io(), specs).filterRows(filter)) {
+        for (DataFile file : reader) {
+          files.add(
+              new Planned(
+                  file.location(), file.fileSizeInBytes(), residual.residualFor(file.partition())));
+        }
+      }
+    }
+    return files;
+  }
+
+  private static boolean columnar(List<Type> types) {
     for (Type type : types) {
       switch (type.typeId()) {
         case STRING, TIMESTAMP, DATE, DECIMAL -> {}
@@ -105,11 +151,11 @@ final class StoredSpans {
         }
       }
     }
-    return tasks.stream().allMatch(t -> t.deletes().isEmpty());
+    return true;
   }
 
   private void scanFile(
-      FileScanTask task,
+      Planned file,
       Schema schema,
       List<String> names,
       List<Integer> positions,
@@ -117,12 +163,12 @@ final class StoredSpans {
       Consumer<Object[]> sink) {
     try (ColumnBatchReader reader =
         ColumnBatchReader.open(
-            table.io().newInputFile(task.file().location(), task.file().fileSizeInBytes()),
+            table.io().newInputFile(file.location(), file.size()),
             schema,
             names,
-            task.residual(),
-            task.start(),
-            task.length(),
+            file.residual(),
+            0,
+            file.size(),
             ColumnBatchReader.DEFAULT_BATCH_ROWS,
             footers)) {
       int width = converter.width();

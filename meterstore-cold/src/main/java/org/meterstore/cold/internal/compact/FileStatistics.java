@@ -17,6 +17,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.meterstore.api.table.StandardColumn;
+import org.meterstore.cold.internal.catalog.ManifestWork;
 
 /**
  * The live data files of one snapshot as {@link CompactionPlanner.FileStats}: partition path and
@@ -59,7 +60,11 @@ final class FileStatistics {
   private static List<FileScanTask> tasks(Table table, Snapshot snapshot) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
-        table.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats().planFiles()) {
+        ManifestWork.plan(
+                table.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats(),
+                table,
+                snapshot)
+            .planFiles()) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -19,6 +19,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.config.CommitPolicy;
+import org.meterstore.cold.internal.catalog.ManifestWork;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.watermark.WatermarkReader;
@@ -94,7 +95,8 @@ public final class Expirer {
   /** Hands exactly {@code plan} to Iceberg, after checking Iceberg would remove nothing more. */
   private static void execute(Table table, List<Long> plan, String name) {
     try {
-      ExpireSnapshots op = table.expireSnapshots().expireOlderThan(0L).retainLast(1);
+      ExpireSnapshots op =
+          ManifestWork.expire(table.expireSnapshots().expireOlderThan(0L).retainLast(1), table);
       plan.forEach(op::expireSnapshotId);
       requireSamePlan(op.apply(), plan, name);
       op.commit();

@@ -21,6 +21,7 @@ import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.cold.config.ColdConfig;
+import org.meterstore.cold.internal.catalog.ManifestWork;
 
 /**
  * The data files of snapshots, planned once per snapshot and kept: a snapshot never changes, so the
@@ -119,7 +120,11 @@ public final class PlannedFiles {
     List<FileScanTask> tasks = new ArrayList<>();
     long size = 0;
     try (CloseableIterable<FileScanTask> planned =
-        table.newScan().useSnapshot(snapshotId).includeColumnStats().planFiles()) {
+        ManifestWork.plan(
+                table.newScan().useSnapshot(snapshotId).includeColumnStats(),
+                table,
+                table.snapshot(snapshotId))
+            .planFiles()) {
       for (FileScanTask task : planned) {
         tasks.add(task);
         size += estimate(task);
