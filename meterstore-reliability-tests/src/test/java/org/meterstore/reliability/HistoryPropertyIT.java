@@ -38,7 +38,9 @@ import org.meterstore.testing.workload.HistoryGenerator;
  * model to the last decimal.
  *
  * <p>{@value #DEFAULT_HISTORIES} histories by default (seeds 1…); {@code -Dmeterstore.histories=N}
- * runs more, {@code -Dmeterstore.history.seed=S} replays the one seed a failure names.
+ * runs another number, {@code -Dmeterstore.history.first=F} starts at seed F instead of 1 (the soak
+ * script's {@code --from}), {@code -Dmeterstore.history.seed=S} replays the one seed a failure
+ * names.
  */
 @ExtendWith(PostgresExtension.class)
 class HistoryPropertyIT {
@@ -84,7 +86,8 @@ class HistoryPropertyIT {
       return Stream.of(Long.parseLong(one.trim()));
     }
     int n = Integer.getInteger("meterstore.histories", DEFAULT_HISTORIES);
-    return LongStream.rangeClosed(1, n).boxed();
+    long first = Long.getLong("meterstore.history.first", 1L);
+    return LongStream.range(first, first + n).boxed();
   }
 
   @Execution(ExecutionMode.CONCURRENT)
