@@ -28,7 +28,16 @@ import java.util.stream.Stream;
 public final class Bench {
   private static final List<String> ALL =
       List.of(
-          "ingest", "fleet", "archival", "query", "storage", "latency", "import", "point", "serve");
+          "ingest",
+          "fleet",
+          "archival",
+          "query",
+          "storage",
+          "latency",
+          "import",
+          "point",
+          "serve",
+          "corrections");
 
   private Bench() {}
 
@@ -63,6 +72,7 @@ public final class Bench {
               case "storage" -> StorageBench.run(d, profile);
               case "point" -> PointBench.run(d, profile, point);
               case "serve" -> ServeBench.run(d, profile, point);
+              case "corrections" -> CorrectionBench.run(d, profile);
               default -> LatencyBench.run(d, profile);
             };
         these.forEach(Bench::print);
