@@ -8,9 +8,6 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -209,6 +206,9 @@ class FailoverIT {
     assertThat(failure.kind()).isEqualTo(ErrorKind.STORAGE);
     assertThat(failure.isRetryable()).isTrue();
     assertThat(failure.getMessage()).startsWith("Cannot ").contains(t.name());
+    if (point == AppendPoint.AFTER_HOT) {
+      assertThat(failure.getMessage()).contains("landed before the failure", "0=HOT", "1=HOT");
+    }
     assertThat(took).isLessThan(BOUND);
     AppendHooks.install(d.catalog, AppendHook.NONE);
     failOver();
@@ -302,7 +302,7 @@ class FailoverIT {
       long doubled = d.hot.partitions().countRowsBelow(t, MAR3);
       assertThat(doubled).as("the Mar 2 window, in both tiers").isEqualTo(96L * METERS);
       d.assertQueriesEqualModel(t); // counted once; the lost reading is gone
-      assertThat(invariantViolations(CYCLE)).isEqualTo(doubled);
+      assertThat(d.systemTables(CYCLE, "invariant_violations")).isEqualTo(Long.toString(doubled));
       assertThat(health(CYCLE)).as("system.tables healthy").isFalse();
 
       TableOutcome repaired;
@@ -434,22 +434,7 @@ class FailoverIT {
 
   /** {@code healthy} of the table's {@code system.tables} row at {@code now}. */
   private boolean health(Instant now) throws Exception {
-    return systemTables(now, "healthy").equals("true");
-  }
-
-  private long invariantViolations(Instant now) throws Exception {
-    return Long.parseLong(systemTables(now, "invariant_violations"));
-  }
-
-  private String systemTables(Instant now, String column) throws Exception {
-    d.catalog.refreshSystemTables(now);
-    try (Connection c = d.catalog.connection();
-        PreparedStatement s =
-            c.prepareStatement("SELECT \"" + column + "\" FROM \"system\".\"tables\"");
-        ResultSet rs = s.executeQuery()) {
-      assertThat(rs.next()).isTrue();
-      return rs.getString(1);
-    }
+    return d.systemTables(now, "healthy").equals("true");
   }
 
   private static String lower(Enum<?> e) {

@@ -231,6 +231,17 @@ final class OutageDeployment implements AutoCloseable {
     }
   }
 
+  /** One column of the first {@code system.tables} row, refreshed at {@code now}, as text. */
+  String systemTables(Instant now, String column) throws SQLException {
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT \"" + column + "\" FROM \"system\".\"tables\"")) {
+      assertThat(rs.next()).as("a system.tables row").isTrue();
+      return rs.getString(1);
+    }
+  }
+
   /** A number from SQL through the façade. */
   long count(String sql) throws SQLException {
     try (Connection c = catalog.connection();
