@@ -148,7 +148,7 @@ class CrashRecoveryIT {
     assertThat(p.state()).isEqualTo(PartitionState.DETACHED);
     switch (point) {
       case AFTER_DETACH, BETWEEN_CHUNKS -> assertThat(p.lowerBound()).isAfterOrEqualTo(w);
-      case AFTER_COMMIT -> assertThat(p.upperBound()).isEqualTo(w);
+      case AFTER_COLD_COMMIT, AFTER_COMMIT -> assertThat(p.upperBound()).isEqualTo(w);
       default -> assertThat(w).isEqualTo(FINAL_W);
     }
   }

@@ -46,9 +46,9 @@ import org.meterstore.testing.workload.Workload;
 /**
  * One deployment for outage tests, wired the way an application wires it: a HikariCP pool of its
  * own (short connection timeout, so an outage is reported in about a second instead of Hikari's
- * default 30), the hot store on it, an Iceberg JDBC catalog in the same database whose FileIO is an
- * {@link OutageFileIO} behind {@code power}, and the façade over both. Each table has a {@link
- * ReferenceModel} fed with exactly the batches the store accepted.
+ * default 30), the hot store on it, an Iceberg catalog (by default the JDBC catalog in the same
+ * database) whose FileIO is an {@link OutageFileIO} behind {@code power}, and the façade over both.
+ * Each table has a {@link ReferenceModel} fed with exactly the batches the store accepted.
  */
 final class OutageDeployment implements AutoCloseable {
   /** Iceberg commit conflicts retried quickly, so failures are reported within seconds. */
@@ -73,6 +73,31 @@ final class OutageDeployment implements AutoCloseable {
       List<TableDefinition> tables,
       ObjectStoreSwitch power,
       Instant created) {
+    this(
+        jdbcUrl,
+        user,
+        password,
+        ColdConfig.jdbc(jdbcUrl, user, password, warehouse.toUri().toString()),
+        tables,
+        power,
+        created,
+        OpenTelemetry.noop());
+  }
+
+  /**
+   * A deployment whose cold tier is the catalog {@code coldCatalog} describes (a JDBC catalog, in
+   * this database or another, or a REST catalog), with its FileIO behind {@code power}, recording
+   * metrics into {@code otel}.
+   */
+  OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      ColdConfig coldCatalog,
+      List<TableDefinition> tables,
+      ObjectStoreSwitch power,
+      Instant created,
+      OpenTelemetry otel) {
     this.power = power;
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
@@ -84,25 +109,18 @@ final class OutageDeployment implements AutoCloseable {
     config.setPoolName("outage-hot");
     this.pool = new HikariDataSource(config);
     this.hot =
-        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel());
-    // the catalog MeterStore builds for a JDBC configuration, with the FileIO behind the switch
-    Map<String, String> props =
-        new HashMap<>(
-            CatalogFactory.properties(
-                ColdConfig.jdbc(jdbcUrl, user, password, warehouse.toUri().toString())));
+        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel);
+    // the catalog MeterStore builds for the configuration, with the FileIO behind the switch
+    Map<String, String> props = new HashMap<>(CatalogFactory.properties(coldCatalog));
     props.put(CatalogProperties.FILE_IO_IMPL, OutageFileIO.class.getName());
     props.put(OutageFileIO.SWITCH, power.name());
     this.iceberg =
         CatalogUtil.buildIcebergCatalog(
             "outage", props, new org.apache.hadoop.conf.Configuration());
-    this.cold = ColdStore.open(ColdConfig.custom(iceberg).withCommitPolicy(FAST), otel());
-    this.catalog = MeterCatalog.of(hot, cold, tables, otel(), InstantSource.fixed(created));
+    this.cold = ColdStore.open(ColdConfig.custom(iceberg).withCommitPolicy(FAST), otel);
+    this.catalog = MeterCatalog.of(hot, cold, tables, otel, InstantSource.fixed(created));
     catalog.createTables(created);
     tables.forEach(t -> models.put(t.name(), new ReferenceModel(t)));
-  }
-
-  private static OpenTelemetry otel() {
-    return OpenTelemetry.noop();
   }
 
   /** A daily interval table, due one day after its window ends, reclaimed an hour after that. */
@@ -210,6 +228,17 @@ final class OutageDeployment implements AutoCloseable {
     }
     if (!commits.isEmpty()) {
       assertThat(end).isEqualTo(w);
+    }
+  }
+
+  /** One column of the first {@code system.tables} row, refreshed at {@code now}, as text. */
+  String systemTables(Instant now, String column) throws SQLException {
+    catalog.refreshSystemTables(now);
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT \"" + column + "\" FROM \"system\".\"tables\"")) {
+      assertThat(rs.next()).as("a system.tables row").isTrue();
+      return rs.getString(1);
     }
   }
 

@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.sql.SQLException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.RuntimeIOException;
 import org.apache.iceberg.exceptions.ServiceFailureException;
@@ -16,9 +17,11 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
 /**
  * Which failures that Iceberg, its FileIOs and its catalogs throw mean that the cold tier's storage
  * did not answer: an I/O error, the AWS SDK's client-side failure (connection refused, timed out),
- * a server error or throttling of the object store, a REST catalog's 5xx. The one place that knows
- * those types, so that a caller far from the cold tier (a planner rule, the JDBC error translation)
- * reports them as the retryable {@code STORAGE} error rather than as whatever wrapped them.
+ * a server error or throttling of the object store, a REST catalog's 5xx, a JDBC catalog's database
+ * that cannot be reached or is shutting down (SQLState class {@code 08}, {@code 57P01}–{@code
+ * 57P03}; a failover's "no primary" among them). The one place that knows those types, so that a
+ * caller far from the cold tier (a planner rule, the JDBC error translation) reports them as the
+ * retryable {@code STORAGE} error rather than as whatever wrapped them.
  */
 public final class StorageFailures {
   private StorageFailures() {}
@@ -67,6 +70,10 @@ public final class StorageFailures {
   private static boolean isStorage(Throwable c) {
     if (c instanceof SdkServiceException s) {
       return s.statusCode() >= 500 || s.isThrottlingException();
+    }
+    if (c instanceof SQLException s && s.getSQLState() != null) {
+      String state = s.getSQLState();
+      return state.startsWith("08") || state.matches("57P0[123]");
     }
     return c instanceof SdkClientException
         || c instanceof IOException

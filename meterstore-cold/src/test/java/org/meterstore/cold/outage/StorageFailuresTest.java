@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.SQLException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ServiceFailureException;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,19 @@ class StorageFailuresTest {
     assertThat(StorageFailures.find(s3(500))).isNotNull();
     assertThat(StorageFailures.find(new ServiceFailureException("boom"))).isNotNull();
     assertThat(StorageFailures.find(s3(403))).isNull();
+  }
+
+  @Test
+  void aJdbcCatalogWhoseDatabaseCannotBeReachedIsAnOutageButASqlErrorIsNot() {
+    SQLException noPrimary =
+        new SQLException(
+            "Could not find a server with specified targetServerType: primary", "08001");
+    RuntimeException wrapped = new RuntimeException("Failed to get table", noPrimary);
+    assertThat(StorageFailures.find(wrapped)).isSameAs(noPrimary);
+    assertThat(StorageFailures.classify("load cold table t", wrapped).isRetryable()).isTrue();
+    assertThat(StorageFailures.find(new SQLException("crash", "57P02"))).isNotNull();
+    assertThat(StorageFailures.find(new SQLException("syntax", "42601"))).isNull();
+    assertThat(StorageFailures.find(new SQLException("no state"))).isNull();
   }
 
   @Test

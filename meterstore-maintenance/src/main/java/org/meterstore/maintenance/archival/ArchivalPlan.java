@@ -44,4 +44,17 @@ public record ArchivalPlan(
   public boolean nothingDue() {
     return windows.isEmpty();
   }
+
+  /**
+   * The attached partitions wholly below the watermark that a known archival commit covers: their
+   * rows are in the cold tier too, because PostgreSQL lost the detach that came before that commit
+   * (a failover to a standby that had not received it, with the catalog outside PostgreSQL) or
+   * someone attached them again. Queries read no partition below W, so nothing is counted twice;
+   * the run detaches them again, and reclamation drops them once their digest matches the commit.
+   */
+  public List<ObservedPartition> lostDetaches() {
+    return attachedBelowWatermark.stream()
+        .filter(p -> p.archivedAt() != null && !p.to().isAfter(watermark))
+        .toList();
+  }
 }

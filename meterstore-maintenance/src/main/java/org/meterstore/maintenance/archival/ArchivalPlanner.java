@@ -27,6 +27,8 @@ import java.util.Set;
  *   <li>A detached partition wholly below the watermark may be dropped once its archival commit is
  *       older than {@code readerGrace} and no query pins it; a partition the watermark does not
  *       cover is never in that list.
+ *   <li>An attached partition wholly below the watermark whose archival commit is known lost its
+ *       detach ({@link ArchivalPlan#lostDetaches()}); one without a known commit is only suspect.
  * </ul>
  */
 public final class ArchivalPlanner {

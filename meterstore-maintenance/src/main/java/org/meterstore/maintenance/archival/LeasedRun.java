@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of one table while its lease is held: steps 2 to 8 of {@link Archiver}, as lease-scoped
- * steps that each return their share of the counts ({@link RunShare}): the windows ({@link
- * WindowsStep}), reclamation ({@link ReclaimStep}), compaction and expiry ({@link UpkeepSteps}). A
- * failure half way still reports what the steps before it did. Used once, on one thread.
+ * steps that each return their share of the counts ({@link RunShare}): a detach PostgreSQL lost
+ * ({@link LostDetachStep}), the windows ({@link WindowsStep}), reclamation ({@link ReclaimStep}),
+ * compaction and expiry ({@link UpkeepSteps}). A failure half way still reports what the steps
+ * before it did. Used once, on one thread.
  */
 final class LeasedRun {
   private static final Logger LOG = LoggerFactory.getLogger(LeasedRun.class);
@@ -79,6 +80,11 @@ final class LeasedRun {
       // the floor is recorded at the start too: it repairs one a crash after a commit left behind
       Instant floor = run.watermark().recordCommitted(current);
       ArchivalPlan plan = plan(current, partitions, commits, maxWindows);
+      if (new LostDetachStep(run).run(plan, partitions, floor) > 0) {
+        // planned again: the partitions detached again are archived ones reclamation may drop
+        partitions = run.hot().partitions().list(table);
+        plan = plan(current, partitions, commits, maxWindows);
+      }
       List<StatePin> pins = run.hot().pins().statePins(table.name(), run.now());
       if (pins.isEmpty()) {
         share = share.plus(new WindowsStep(run).run(plan, partitions));
@@ -187,11 +193,9 @@ final class LeasedRun {
     for (PartitionInfo p : partitions) {
       boolean detached = p.state() == PartitionState.DETACHED;
       Instant archivedAt =
-          detached
-              ? ReclaimStep.covering(commits, p.lowerBound(), p.upperBound())
-                  .map(ArchivalCommit::archivedAt)
-                  .orElse(null)
-              : null;
+          ReclaimStep.covering(commits, p.lowerBound(), p.upperBound())
+              .map(ArchivalCommit::archivedAt)
+              .orElse(null);
       observed.add(
           new ObservedPartition(p.name(), p.lowerBound(), p.upperBound(), !detached, archivedAt));
     }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param attached whether it is attached to the parent table (detached ones are invisible to
  *     writers but still readable by queries that enumerated them)
  * @param archivedAt when the Iceberg commit that covers this partition's range was made (the {@code
- *     now} of that run), or null when no such commit is known
+ *     now} of that run), or null when no such commit is known; an attached partition that has one
+ *     lost its detach
  */
 public record ObservedPartition(
     String name, Instant from, Instant to, boolean attached, Instant archivedAt) {

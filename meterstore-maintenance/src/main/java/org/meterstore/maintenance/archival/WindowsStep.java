@@ -62,12 +62,8 @@ final class WindowsStep {
   /** Detaches (or finishes detaching) a window's partition; false when it had to defer. */
   private boolean detach(PartitionInfo partition) {
     if (partition.state() != PartitionState.DETACHED) {
-      DetachMode mode =
-          partition.state() == PartitionState.DETACH_PENDING
-              ? DetachMode.CONCURRENTLY
-              : run.settings().detachMode();
       try {
-        run.hot().partitions().detach(run.table(), partition.name(), mode);
+        run.hot().partitions().detach(run.table(), partition.name(), modeFor(partition, run));
       } catch (MeterStoreException e) {
         if (e.kind() != ErrorKind.LOCK_TIMEOUT) {
           throw e;
@@ -79,6 +75,13 @@ final class WindowsStep {
     }
     run.faults().reached(FaultPoint.AFTER_DETACH, run.name(), partition.name());
     return true;
+  }
+
+  /** The configured mode, or the one that finishes an interrupted {@code DETACH CONCURRENTLY}. */
+  static DetachMode modeFor(PartitionInfo partition, RunContext run) {
+    return partition.state() == PartitionState.DETACH_PENDING
+        ? DetachMode.CONCURRENTLY
+        : run.settings().detachMode();
   }
 
   /** Streams and commits one detached window through the {@link WindowStep}. */
@@ -123,14 +126,19 @@ final class WindowsStep {
     public ImportWindowResult commit(
         ColdTable target, ArchiveRequest request, BooleanSupplier leaseHeld) {
       int chunk = run.settings().sourceChunkRows();
+      ArchiveResult archived;
       try (PrefetchedRows source =
           new PrefetchedRows(
               boundary -> run.hot().archival().rows(run.table(), partition, chunk, boundary),
               chunk,
               c -> run.faults().reached(FaultPoint.BETWEEN_CHUNKS, run.name(), partition),
               "meterstore-archival-reader-" + run.name())) {
-        return new ImportWindowResult(target.archive(request, source, leaseHeld), List.of());
+        archived = target.archive(request, source, leaseHeld);
       }
+      if (archived.committed()) {
+        run.faults().reached(FaultPoint.AFTER_COLD_COMMIT, run.name(), partition);
+      }
+      return new ImportWindowResult(archived, List.of());
     }
 
     @Override

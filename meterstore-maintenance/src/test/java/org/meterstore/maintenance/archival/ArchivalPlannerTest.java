@@ -140,6 +140,22 @@ class ArchivalPlannerTest {
   }
 
   @Test
+  void anAttachedPartitionBelowTheWatermarkThatACommitCoversLostItsDetach() {
+    Instant now = day(10);
+    List<ObservedPartition> parts =
+        List.of(
+            new ObservedPartition("lost", day(1), day(2), true, day(3)),
+            ObservedPartition.attached("suspect", day(2), day(3)),
+            ObservedPartition.detached("archived", day(3), day(4), day(5)),
+            new ObservedPartition("straddles", day(4), day(5), true, day(5)));
+    ArchivalPlan plan = plan(day(4).plus(Duration.ofHours(12)), parts, 8, now);
+    assertThat(plan.lostDetaches()).extracting(ObservedPartition::name).containsExactly("lost");
+    assertThat(plan.attachedBelowWatermark())
+        .extracting(ObservedPartition::name)
+        .containsExactly("lost", "suspect", "straddles");
+  }
+
+  @Test
   void refusesANonPositiveWindowLimit() {
     assertThatThrownBy(() -> plan(EPOCH, List.of(), 0, day(1)))
         .isInstanceOf(IllegalArgumentException.class)

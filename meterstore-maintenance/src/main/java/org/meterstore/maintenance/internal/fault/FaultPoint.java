@@ -8,7 +8,15 @@ public enum FaultPoint {
   AFTER_DETACH,
   /** Between two chunks of a window's rows: some Parquet files may exist, nothing is committed. */
   BETWEEN_CHUNKS,
-  /** A window's commit landed and its digest matched; the partition is still detached. */
+  /**
+   * A window's cold commit landed; its W is not recorded in PostgreSQL yet (as the committed
+   * watermark and floor), nor its digest re-checked against the partition.
+   */
+  AFTER_COLD_COMMIT,
+  /**
+   * A window's commit landed, its W is recorded as the committed watermark and floor, and its
+   * digest matched; the partition is still detached.
+   */
   AFTER_COMMIT,
   /** A reclaimable partition is about to be dropped. */
   BEFORE_DROP,
