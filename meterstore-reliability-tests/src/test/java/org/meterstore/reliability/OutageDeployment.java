@@ -46,8 +46,9 @@ import org.meterstore.testing.workload.Workload;
 /**
  * One deployment for outage tests, wired the way an application wires it: a HikariCP pool of its
  * own (short connection timeout, so an outage is reported in about a second instead of Hikari's
- * default 30), the hot store on it, an Iceberg JDBC catalog in the same database whose FileIO is an
- * {@link OutageFileIO} behind {@code power}, and the façade over both. Each table has a {@link
+ * default 30), the hot store on it, an Iceberg JDBC catalog in the same database — whose FileIO is
+ * an {@link OutageFileIO} behind {@code power}, or the one a {@link ColdConfig} describes (then
+ * {@code power} and {@code iceberg} are null) — and the façade over both. Each table has a {@link
  * ReferenceModel} fed with exactly the batches the store accepted.
  */
 final class OutageDeployment implements AutoCloseable {
@@ -73,7 +74,74 @@ final class OutageDeployment implements AutoCloseable {
       List<TableDefinition> tables,
       ObjectStoreSwitch power,
       Instant created) {
+    this(
+        jdbcUrl,
+        user,
+        password,
+        tables,
+        power,
+        switched(jdbcUrl, user, password, warehouse, power),
+        created);
+  }
+
+  /**
+   * A deployment whose cold tier is the one MeterStore builds for {@code cold} (its catalog, its
+   * FileIO and store probe, e.g. {@code S3FileIO} with the configured timeouts), with no switch.
+   */
+  OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      ColdConfig cold,
+      List<TableDefinition> tables,
+      Instant created) {
+    this(jdbcUrl, user, password, tables, null, null, cold.withCommitPolicy(FAST), created);
+  }
+
+  private OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      List<TableDefinition> tables,
+      ObjectStoreSwitch power,
+      Catalog iceberg,
+      Instant created) {
+    this(
+        jdbcUrl,
+        user,
+        password,
+        tables,
+        power,
+        iceberg,
+        ColdConfig.custom(iceberg).withCommitPolicy(FAST),
+        created);
+  }
+
+  private OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      List<TableDefinition> tables,
+      ObjectStoreSwitch power,
+      Catalog iceberg,
+      ColdConfig cold,
+      Instant created) {
     this.power = power;
+    this.iceberg = iceberg;
+    this.pool = pool(jdbcUrl, user, password);
+    this.hot =
+        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel());
+    this.cold = ColdStore.open(cold, otel());
+    this.catalog = MeterCatalog.of(hot, this.cold, tables, otel(), InstantSource.fixed(created));
+    catalog.createTables(created);
+    tables.forEach(t -> models.put(t.name(), new ReferenceModel(t)));
+  }
+
+  /**
+   * A pool of the deployment's own, with a short connection timeout, so a PostgreSQL outage is
+   * reported in about a second instead of Hikari's default 30.
+   */
+  static HikariDataSource pool(String jdbcUrl, String user, String password) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setUsername(user);
@@ -82,23 +150,20 @@ final class OutageDeployment implements AutoCloseable {
     config.setConnectionTimeout(1_000);
     config.setValidationTimeout(500);
     config.setPoolName("outage-hot");
-    this.pool = new HikariDataSource(config);
-    this.hot =
-        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel());
-    // the catalog MeterStore builds for a JDBC configuration, with the FileIO behind the switch
+    return new HikariDataSource(config);
+  }
+
+  /** The catalog MeterStore builds for a JDBC configuration, with the FileIO behind the switch. */
+  private static Catalog switched(
+      String jdbcUrl, String user, String password, Path warehouse, ObjectStoreSwitch power) {
     Map<String, String> props =
         new HashMap<>(
             CatalogFactory.properties(
                 ColdConfig.jdbc(jdbcUrl, user, password, warehouse.toUri().toString())));
     props.put(CatalogProperties.FILE_IO_IMPL, OutageFileIO.class.getName());
     props.put(OutageFileIO.SWITCH, power.name());
-    this.iceberg =
-        CatalogUtil.buildIcebergCatalog(
-            "outage", props, new org.apache.hadoop.conf.Configuration());
-    this.cold = ColdStore.open(ColdConfig.custom(iceberg).withCommitPolicy(FAST), otel());
-    this.catalog = MeterCatalog.of(hot, cold, tables, otel(), InstantSource.fixed(created));
-    catalog.createTables(created);
-    tables.forEach(t -> models.put(t.name(), new ReferenceModel(t)));
+    return CatalogUtil.buildIcebergCatalog(
+        "outage", props, new org.apache.hadoop.conf.Configuration());
   }
 
   private static OpenTelemetry otel() {

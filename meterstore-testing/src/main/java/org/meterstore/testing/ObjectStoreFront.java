@@ -213,6 +213,8 @@ public final class ObjectStoreFront implements AutoCloseable {
       if (hung.get()) {
         from = Math.min(from, m.start());
         hungRequests.incrementAndGet();
+        LOG.info(
+            "Object store front on port {} leaves unanswered: {} {}", port, m.group(1), m.group(2));
       }
     }
     return hung.get() ? from : n;
