@@ -24,9 +24,10 @@ import org.meterstore.api.MeterStoreException;
  * @param callTimeout how long one object store call may take as a whole, every attempt and pause
  *     included (default 30 s, or {@code requestTimeout} when that is longer); at least {@code
  *     requestTimeout}, at most 10 minutes. It also cuts off a transfer that still makes progress,
- *     so it must allow the largest single request ({@code S3FileIO} uploads a file under 48 MiB
- *     in one request, a larger one in 32 MiB parts) at the slowest link the deployment accepts. It does not cover the REST catalog's calls
- *     (Iceberg's REST client has no such setting; a timed-out read there is not retried).
+ *     so it must allow the largest single request ({@code S3FileIO} uploads a file under 48 MiB in
+ *     one request, a larger one in 32 MiB parts) at the slowest link the deployment accepts. It
+ *     does not cover the REST catalog's calls (Iceberg's REST client has no such setting; a
+ *     timed-out read there is not retried).
  */
 public record ColdTimeouts(
     Duration connectTimeout, Duration requestTimeout, int retryAttempts, Duration callTimeout) {
