@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #hang()}: connections are accepted and requests read to the end, but nothing is ever
  *       written back — the store that accepts and never answers; {@link #hangAt} arms the hang at
  *       the first request whose request line matches ("the first data file PUT");
+ *   <li>{@link #stopReading()}: new connections are accepted and never read from, so a client's
+ *       upload stops once the socket buffers are full — the store that stops reading;
  *   <li>{@link #refuse()}: the port stops listening and open connections are reset — the stopped
  *       store; {@link #pass()} listens on the same port again.
  * </ul>
@@ -46,6 +48,7 @@ public final class ObjectStoreFront implements AutoCloseable {
   private enum Mode {
     PASS,
     HANG,
+    STALL,
     REFUSE
   }
 
@@ -105,6 +108,16 @@ public final class ObjectStoreFront implements AutoCloseable {
     mode = Mode.PASS;
   }
 
+  /**
+   * From now on new connections are accepted and never read from or written to; connections open
+   * before keep their behaviour.
+   */
+  public void stopReading() {
+    trigger = null;
+    mode = Mode.STALL;
+    LOG.info("Object store front on port {} now stops reading new connections", port);
+  }
+
   /** Stops listening and resets every open connection: clients are refused. */
   public synchronized void refuse() throws IOException {
     mode = Mode.REFUSE;
@@ -116,6 +129,7 @@ public final class ObjectStoreFront implements AutoCloseable {
     for (Socket s : open) {
       closeQuietly(s);
     }
+    open.clear();
   }
 
   /** Whether the front hangs now. */
@@ -153,6 +167,10 @@ public final class ObjectStoreFront implements AutoCloseable {
 
   /** One client connection: relays it, or swallows it once it hangs. */
   private void serve(Socket client) {
+    if (mode == Mode.STALL) {
+      holdUnread(client);
+      return;
+    }
     Socket server = null;
     AtomicBoolean hung = new AtomicBoolean(mode == Mode.HANG);
     try (client) {
@@ -218,6 +236,19 @@ public final class ObjectStoreFront implements AutoCloseable {
       }
     }
     return hung.get() ? from : n;
+  }
+
+  /** Keeps {@code client} open without reading it until {@link #refuse()} or {@link #close()}. */
+  private void holdUnread(Socket client) {
+    try {
+      while (open.contains(client)) {
+        Thread.sleep(50);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      closeQuietly(client);
+    }
   }
 
   /** The server's answers back to the client, until the connection hangs. */
