@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,14 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.cli.output.ExitCode;
+import org.meterstore.testing.ObjectStoreServer;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
@@ -192,27 +188,21 @@ class DistributionIT {
   /**
    * Issue #22: an S3 deployment configured only through {@code meterstore.toml} starts, imports
    * into the lake, archives and answers from the distribution's {@code lib/} alone. The S3 server
-   * (s3proxy, in memory) runs in this test's JVM; the command in the child sees only its endpoint.
-   * Fails when the shipped classpath lacks a jar {@code S3FileIO} needs (it lacked the AWS {@code
-   * sts} jar: every verb died with {@code NoClassDefFoundError}).
+   * (MinIO where Docker answers, else s3proxy in memory; {@link ObjectStoreServer}) runs beside
+   * this test; the command in the child sees only its endpoint. Fails when the shipped classpath
+   * lacks a jar {@code S3FileIO} needs (it lacked the AWS {@code sts} jar: every verb died with
+   * {@code NoClassDefFoundError}).
    */
   @Test
   void anS3DeploymentImportsAndQueriesFromTheJarsInLib() throws Exception {
-    BlobStore blobs = new TransientNio2BlobStore();
-    blobs.createContainer("lake");
-    S3Proxy proxy =
-        S3Proxy.builder()
-            .blobStore(blobs)
-            .endpoint(URI.create("http://127.0.0.1:0"))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "meterstore", "s3-secret-value")
-            .build();
-    proxy.start();
+    ObjectStoreServer server = ObjectStoreServer.start("meterstore", "s3-secret-value");
+    server.createBucket("lake");
     try {
       Path work = Files.createDirectories(dir.resolve("s3"));
       String s3 =
           "[cold.s3]\n"
-              + "endpoint = \"http://127.0.0.1:"
-              + proxy.getPort()
+              + "endpoint = \""
+              + server.endpoint()
               + "\"\n"
               + "region = \"eu-central-1\"\n"
               + "access_key_id = \"meterstore\"\n"
@@ -246,7 +236,7 @@ class DistributionIT {
               "jan.csv");
       assertThat(imported.code()).as(imported.toString()).isZero();
       assertThat(imported.json().get("inserted").asInt()).isEqualTo(8);
-      assertThat(blobs.list("lake").contents()).as("objects in the bucket").isNotEmpty();
+      assertThat(server.keys("lake")).as("objects in the bucket").isNotEmpty();
 
       Run check = launcher(work, env, "check");
       assertThat(check.code()).as(check.toString()).isZero();
@@ -270,7 +260,7 @@ class DistributionIT {
       assertThat(create.out() + create.err() + query.out() + query.err())
           .doesNotContain("s3-secret-value");
     } finally {
-      proxy.stop();
+      server.close();
     }
   }
 

@@ -25,10 +25,6 @@ import org.apache.iceberg.CachingCatalog;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,17 +42,21 @@ import org.meterstore.cold.config.S3Settings;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
 import org.meterstore.config.MeterStoreConfig;
 import org.meterstore.testing.InProcessRestCatalog;
+import org.meterstore.testing.ObjectStoreFront;
+import org.meterstore.testing.ObjectStoreServer;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
 /**
- * Issue #22: an S3 deployment (s3proxy on loopback, path-style, the secret through {@code ${ENV}})
- * whose object store stops, run from the distribution's {@code lib/} alone. With the JDBC catalog
- * (metadata in the bucket) and with a REST catalog (up; metadata served from its cache): spanning
- * queries fail retryable (exit 75) within the bound, hot-only queries answer to the last decimal,
- * {@code maintain --once} reports a retryable failure (75) promptly in a few log lines, {@code
- * status} answers promptly; after a restart the next cycle archives and the answers are unchanged.
- * The S3 server and the REST catalog run in this JVM; the commands see only their endpoints.
+ * Issue #22: an S3 deployment (MinIO where Docker answers, s3proxy on loopback otherwise;
+ * path-style, the secret through {@code ${ENV}}) whose object store stops — the {@link
+ * ObjectStoreFront} before it refuses connections, as a stopped server's port does — run from the
+ * distribution's {@code lib/} alone. With the JDBC catalog (metadata in the bucket) and with a REST
+ * catalog (up; metadata served from its cache): spanning queries fail retryable (exit 75) within
+ * the bound, hot-only queries answer to the last decimal, {@code maintain --once} reports a
+ * retryable failure (75) promptly in a few log lines, {@code status} answers promptly; after a
+ * restart the next cycle archives and the answers are unchanged. The S3 server and the REST catalog
+ * run in this JVM; the commands see only their endpoints.
  */
 @ExtendWith(PostgresExtension.class)
 class ObjectStoreOutageDistributionIT {
@@ -73,26 +73,26 @@ class ObjectStoreOutageDistributionIT {
 
   private static UnpackedDistribution dist;
   private static TestDatabase db;
-  private static BlobStore blobs;
+  private static ObjectStoreServer server;
+  private static ObjectStoreFront front;
   private static int port;
-  private static S3Proxy proxy;
   private static boolean running;
 
   @BeforeAll
   static void start(TestDatabase database) throws Exception {
     db = database;
     dist = UnpackedDistribution.unpack("outage-it");
-    blobs = new TransientNio2BlobStore();
-    blobs.createContainer("lake");
-    proxy = proxy(0);
-    proxy.start();
-    port = proxy.getPort();
+    server = ObjectStoreServer.start("meterstore", SECRET);
+    server.createBucket("lake");
+    front = ObjectStoreFront.before(server.endpoint());
+    port = front.endpoint().getPort();
     running = true;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    stopStore();
+    front.close();
+    server.close();
   }
 
   /** Each test starts with the store up, whatever the one before left behind. */
@@ -103,33 +103,16 @@ class ObjectStoreOutageDistributionIT {
     }
   }
 
+  /** The store's port refuses connections and open ones are reset. */
   private static void stopStore() throws Exception {
-    proxy.stop();
+    front.refuse();
     running = false;
   }
 
-  /** A new server on the same port over the same (in-memory) objects, once it accepts. */
+  /** The same port accepts again, over the same objects. */
   private static void restartStore() throws Exception {
-    proxy = proxy(port);
-    proxy.start();
+    front.pass();
     running = true;
-    for (int i = 0; i < 50; i++) {
-      try {
-        new java.net.Socket("127.0.0.1", port).close();
-        return;
-      } catch (java.io.IOException e) {
-        Thread.sleep(100);
-      }
-    }
-    throw new AssertionError("the restarted S3 server does not accept on port " + port);
-  }
-
-  private static S3Proxy proxy(int onPort) {
-    return S3Proxy.builder()
-        .blobStore(blobs)
-        .endpoint(URI.create("http://127.0.0.1:" + onPort))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "meterstore", SECRET)
-        .build();
   }
 
   private static S3Settings s3() {

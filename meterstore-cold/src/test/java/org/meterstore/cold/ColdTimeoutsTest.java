@@ -11,7 +11,9 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.config.ColdTimeouts;
 import org.meterstore.cold.config.S3Settings;
+import org.meterstore.cold.internal.catalog.BoundedS3ClientFactory;
 import org.meterstore.cold.internal.catalog.CatalogFactory;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** How the outage bounds reach S3FileIO's HTTP clients and retry policy and the REST client. */
 class ColdTimeoutsTest {
@@ -20,7 +22,8 @@ class ColdTimeoutsTest {
 
   @Test
   void theS3AndRestPropertiesCarryTheTimeoutsAndAttempts() {
-    ColdTimeouts t = new ColdTimeouts(Duration.ofMillis(1500), Duration.ofSeconds(7), 2);
+    ColdTimeouts t =
+        new ColdTimeouts(Duration.ofMillis(1500), Duration.ofSeconds(7), 2, Duration.ofSeconds(9));
 
     Map<String, String> s3 =
         CatalogFactory.properties(
@@ -37,11 +40,42 @@ class ColdTimeoutsTest {
         .containsEntry("s3.retry.num-retries", "1")
         .containsEntry("s3.retry.min-wait-ms", "100")
         .containsEntry("s3.retry.max-wait-ms", "1000")
+        .containsEntry("s3.client-factory-impl", BoundedS3ClientFactory.class.getName())
+        .containsEntry(BoundedS3ClientFactory.CALL_TIMEOUT_MS, "9000")
         .doesNotContainKey("rest.client.connection-timeout-ms");
     assertThat(rest)
         .containsEntry("rest.client.connection-timeout-ms", "1500")
         .containsEntry("rest.client.socket-timeout-ms", "7000")
         .containsEntry("rest.client.max-retries", "1");
+  }
+
+  @Test
+  @SuppressWarnings("deprecation") // Iceberg 1.12 sets the SDK's RetryPolicy, deprecated there
+  void theClientFactoryPutsTheCallBoundIntoTheSdkClientBesideIcebergsRetryPolicy() {
+    ColdTimeouts t =
+        new ColdTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), 4, Duration.ofSeconds(5));
+    BoundedS3ClientFactory factory = new BoundedS3ClientFactory();
+    factory.initialize(CatalogFactory.s3Properties(S3, t));
+
+    try (S3Client client = factory.s3()) {
+      var override = client.serviceClientConfiguration().overrideConfiguration();
+      assertThat(override.apiCallTimeout()).contains(Duration.ofSeconds(5));
+      assertThat(override.retryPolicy()).get().extracting(p -> p.numRetries()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void theCallBoundIsAtLeastTheRequestTimeoutAndDefaultsToThirtySeconds() {
+    assertThat(ColdTimeouts.DEFAULTS.callTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(new ColdTimeouts(Duration.ofSeconds(1), Duration.ofMinutes(2), 3).callTimeout())
+        .isEqualTo(Duration.ofMinutes(2));
+    assertThatThrownBy(
+            () ->
+                new ColdTimeouts(
+                    Duration.ofSeconds(1), Duration.ofSeconds(10), 3, Duration.ofSeconds(9)))
+        .isInstanceOf(MeterStoreException.class)
+        .hasMessageContaining("cold call timeout")
+        .hasMessageContaining("at least the request timeout");
   }
 
   @Test

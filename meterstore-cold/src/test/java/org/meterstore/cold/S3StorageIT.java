@@ -5,13 +5,8 @@ import static org.meterstore.cold.ColdFixtures.DAY1;
 import static org.meterstore.cold.ColdFixtures.DAY2;
 import static org.meterstore.cold.ColdFixtures.NOW;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,34 +19,29 @@ import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.config.S3Settings;
 import org.meterstore.cold.orphan.OrphanReport;
 import org.meterstore.cold.table.ColdTable;
+import org.meterstore.testing.ObjectStoreServer;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 
 /**
- * S3-compatible storage through {@code S3FileIO}, path-style, against an in-process S3 server
- * (s3proxy on 127.0.0.1, in memory) — the stand-in for MinIO where Docker is absent.
+ * S3-compatible storage through {@code S3FileIO}, path-style, against MinIO where a Docker engine
+ * answers and an in-process s3proxy (127.0.0.1, in memory) where none does ({@link
+ * ObjectStoreServer}).
  */
 @ExtendWith(PostgresExtension.class)
 class S3StorageIT {
   private static final String BUCKET = "meterstore-test";
 
-  private S3Proxy proxy;
+  private ObjectStoreServer server;
   private ColdStore store;
 
   @BeforeEach
   void start(TestDatabase db) throws Exception {
-    BlobStore blobs = new TransientNio2BlobStore();
-    blobs.createContainer(BUCKET);
-    proxy =
-        S3Proxy.builder()
-            .blobStore(blobs)
-            .endpoint(URI.create("http://127.0.0.1:0"))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "access", "secret-key")
-            .build();
-    proxy.start();
+    server = ObjectStoreServer.start("access", "secret-key");
+    server.createBucket(BUCKET);
     S3Settings s3 =
         S3Settings.pathStyle(
-            URI.create("http://127.0.0.1:" + proxy.getPort()), "us-east-1", "access", "secret-key");
+            server.endpoint(), ObjectStoreServer.REGION, server.accessKey(), server.secretKey());
     store =
         ColdStore.open(
             ColdConfig.jdbc(db.jdbcUrl(), db.user(), db.password(), "s3://" + BUCKET + "/warehouse")
@@ -62,7 +52,7 @@ class S3StorageIT {
   @AfterEach
   void stop() throws Exception {
     store.close();
-    proxy.stop();
+    server.close();
   }
 
   @Test

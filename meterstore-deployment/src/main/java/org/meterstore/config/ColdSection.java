@@ -18,9 +18,9 @@ import org.meterstore.cold.config.ColdTimeouts;
  * @param namespace the Iceberg namespace (default {@code meterstore})
  * @param targetFileSizeBytes the Parquet file size writers aim at, in bytes (default 128 MiB, at
  *     least 1 MiB)
- * @param timeouts {@code connect_timeout}, {@code request_timeout} and {@code retry_attempts}: how
- *     long the object store and the REST catalog may take before they count as unreachable ({@link
- *     ColdTimeouts#DEFAULTS} when null)
+ * @param timeouts {@code connect_timeout}, {@code request_timeout}, {@code retry_attempts} and
+ *     {@code call_timeout}: how long the object store and the REST catalog may take before they
+ *     count as unreachable ({@link ColdTimeouts#DEFAULTS} when null)
  * @param s3 object storage settings, or null for the local filesystem
  * @param footerCacheBytes {@code footer_cache}: the bound of the cache of parsed Parquet footers
  *     and page indexes, as {@link ColdConfig#footerCacheBytes()} takes it (0 the default, -1 none)

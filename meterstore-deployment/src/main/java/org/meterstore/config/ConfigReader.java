@@ -169,12 +169,23 @@ final class ConfigReader {
     return b == 0 ? -1 : b;
   }
 
-  /** {@code connect_timeout}, {@code request_timeout} and {@code retry_attempts} of [cold]. */
+  /**
+   * {@code connect_timeout}, {@code request_timeout}, {@code retry_attempts} and {@code
+   * call_timeout} of [cold]; an absent call bound follows a request timeout longer than its
+   * default.
+   */
   private static ColdTimeouts timeouts(Section s) {
     Duration connect = timeout(s, "connect_timeout", ColdTimeouts.DEFAULT_CONNECT_TIMEOUT);
     Duration request = timeout(s, "request_timeout", ColdTimeouts.DEFAULT_REQUEST_TIMEOUT);
     int attempts = s.integer("retry_attempts", ColdTimeouts.DEFAULT_RETRY_ATTEMPTS, 1, 10);
-    return new ColdTimeouts(connect, request, attempts);
+    Duration call = timeout(s, "call_timeout", ColdTimeouts.defaultCallTimeout(request));
+    if (call.compareTo(request) < 0) {
+      throw s.invalid(
+          "call_timeout",
+          call.toString(),
+          "at least request_timeout (" + request + "), at most 10m");
+    }
+    return new ColdTimeouts(connect, request, attempts, call);
   }
 
   private static Duration timeout(Section s, String name, Duration fallback) {

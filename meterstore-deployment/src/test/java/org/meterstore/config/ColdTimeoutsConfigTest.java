@@ -12,7 +12,10 @@ import org.meterstore.api.MeterStoreException;
 import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.config.ColdTimeouts;
 
-/** The outage bounds of {@code [cold]}: connect_timeout, request_timeout, retry_attempts. */
+/**
+ * The outage bounds of {@code [cold]}: connect_timeout, request_timeout, retry_attempts and
+ * call_timeout.
+ */
 class ColdTimeoutsConfigTest {
   private static final Path BASE = Path.of("/etc/meterstore");
   private static final String TABLES = "[[tables]]\nname = \"lastgang\"\n";
@@ -29,6 +32,7 @@ class ColdTimeoutsConfigTest {
     assertThat(t.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(t.requestTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(t.retryAttempts()).isEqualTo(3);
+    assertThat(t.callTimeout()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
@@ -38,7 +42,30 @@ class ColdTimeoutsConfigTest {
     ColdConfig cold = c.cold().toColdConfig("jdbc:postgresql://db/x", "u", null, "file:///wh");
 
     assertThat(cold.timeouts())
-        .isEqualTo(new ColdTimeouts(Duration.ofMillis(500), Duration.ofMinutes(1), 1));
+        .isEqualTo(
+            new ColdTimeouts(
+                Duration.ofMillis(500), Duration.ofMinutes(1), 1, Duration.ofMinutes(1)));
+  }
+
+  @Test
+  void theCallBoundIsReadAndWithoutItFollowsALongerRequestTimeout() {
+    assertThat(parse("call_timeout = \"2s\"\nrequest_timeout = \"1s\"\n").cold().timeouts())
+        .isEqualTo(
+            new ColdTimeouts(
+                Duration.ofSeconds(2), Duration.ofSeconds(1), 3, Duration.ofSeconds(2)));
+    assertThat(parse("request_timeout = \"45s\"\n").cold().timeouts().callTimeout())
+        .isEqualTo(Duration.ofSeconds(45));
+    assertThat(parse("call_timeout = \"10m\"\n").cold().timeouts().callTimeout())
+        .isEqualTo(Duration.ofMinutes(10));
+  }
+
+  @Test
+  void refusesACallBoundShorterThanTheRequestTimeoutZeroTooLongOrUnitless() {
+    assertRefused(
+        "call_timeout = \"5s\"\n", "cold.call_timeout", "at least request_timeout (PT10S)");
+    assertRefused("call_timeout = \"0s\"\n", "cold.call_timeout", "more than 0s");
+    assertRefused("call_timeout = \"11m\"\n", "cold.call_timeout", "at most 10m");
+    assertRefused("call_timeout = 30\n", "cold.call_timeout", "a duration with a unit");
   }
 
   @Test

@@ -12,7 +12,6 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,10 +19,6 @@ import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,14 +32,15 @@ import org.meterstore.cold.config.ColdConfig;
 import org.meterstore.cold.config.S3Settings;
 import org.meterstore.hot.HotSettings;
 import org.meterstore.hot.HotStore;
+import org.meterstore.testing.ObjectStoreServer;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
 
 /**
- * Cold scans through the engine take the columnar path: over S3-compatible storage (the in-process
- * S3 server the cold tier's tests use) and with a predicate bound from a statement parameter; the
- * counter {@code meterstore.query.cold.rows} tells the path.
+ * Cold scans through the engine take the columnar path: over S3-compatible storage (MinIO where
+ * Docker answers, else in-process s3proxy: {@link ObjectStoreServer}) and with a predicate bound
+ * from a statement parameter; the counter {@code meterstore.query.cold.rows} tells the path.
  */
 @ExtendWith(PostgresExtension.class)
 class ColumnarColdIT {
@@ -56,15 +52,8 @@ class ColumnarColdIT {
   void aColdScanOverS3TakesTheColumnarPath(TestDatabase db) throws Exception {
     InMemoryMetricReader metrics = InMemoryMetricReader.create();
     OpenTelemetrySdk otel = sdk(metrics);
-    BlobStore blobs = new TransientNio2BlobStore();
-    blobs.createContainer(BUCKET);
-    S3Proxy proxy =
-        S3Proxy.builder()
-            .blobStore(blobs)
-            .endpoint(URI.create("http://127.0.0.1:0"))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "access", "secret-key")
-            .build();
-    proxy.start();
+    ObjectStoreServer server = ObjectStoreServer.start("access", "secret-key");
+    server.createBucket(BUCKET);
     TableDefinition def = TableDefinition.interval("s3_lastgang");
     Instant now = Instant.parse("2026-02-01T00:00:00Z");
     try (HotStore hot =
@@ -76,10 +65,10 @@ class ColumnarColdIT {
                         db.jdbcUrl(), db.user(), db.password(), "s3://" + BUCKET + "/warehouse")
                     .withS3(
                         S3Settings.pathStyle(
-                            URI.create("http://127.0.0.1:" + proxy.getPort()),
-                            "us-east-1",
-                            "access",
-                            "secret-key")))) {
+                            server.endpoint(),
+                            ObjectStoreServer.REGION,
+                            server.accessKey(),
+                            server.secretKey())))) {
       hot.createTables(List.of(def), now);
       List<Reading> readings = hourly(3, DAY1, DAY3, "20260105000000");
       cold.createTable(def)
@@ -103,7 +92,7 @@ class ColumnarColdIT {
         engine.close();
       }
     } finally {
-      proxy.stop();
+      server.close();
     }
     assertThat(coldRows(metrics.collectAllMetrics(), "columnar")).isEqualTo(144);
     assertThat(coldRows(metrics.collectAllMetrics(), "records")).isZero();

@@ -46,9 +46,10 @@ import org.meterstore.testing.workload.Workload;
 /**
  * One deployment for outage tests, wired the way an application wires it: a HikariCP pool of its
  * own (short connection timeout, so an outage is reported in about a second instead of Hikari's
- * default 30), the hot store on it, an Iceberg catalog (by default the JDBC catalog in the same
- * database) whose FileIO is an {@link OutageFileIO} behind {@code power}, and the façade over both.
- * Each table has a {@link ReferenceModel} fed with exactly the batches the store accepted.
+ * default 30), the hot store on it, an Iceberg JDBC catalog in the same database — whose FileIO is
+ * an {@link OutageFileIO} behind {@code power}, or the one a {@link ColdConfig} describes (then
+ * {@code power} and {@code iceberg} are null) — and the façade over both. Each table has a {@link
+ * ReferenceModel} fed with exactly the batches the store accepted.
  */
 final class OutageDeployment implements AutoCloseable {
   /** Iceberg commit conflicts retried quickly, so failures are reported within seconds. */
@@ -98,7 +99,61 @@ final class OutageDeployment implements AutoCloseable {
       ObjectStoreSwitch power,
       Instant created,
       OpenTelemetry otel) {
+    this(jdbcUrl, user, password, tables, power, switched(coldCatalog, power), null, created, otel);
+  }
+
+  /**
+   * A deployment whose cold tier is the one MeterStore builds for {@code cold} (its catalog, its
+   * FileIO and store probe, e.g. {@code S3FileIO} with the configured timeouts), with no switch.
+   */
+  OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      ColdConfig cold,
+      List<TableDefinition> tables,
+      Instant created) {
+    this(
+        jdbcUrl,
+        user,
+        password,
+        tables,
+        null,
+        null,
+        cold.withCommitPolicy(FAST),
+        created,
+        OpenTelemetry.noop());
+  }
+
+  /** {@code cold} null: the cold tier is {@code iceberg}, committed with {@link #FAST}. */
+  private OutageDeployment(
+      String jdbcUrl,
+      String user,
+      String password,
+      List<TableDefinition> tables,
+      ObjectStoreSwitch power,
+      Catalog iceberg,
+      ColdConfig cold,
+      Instant created,
+      OpenTelemetry otel) {
     this.power = power;
+    this.iceberg = iceberg;
+    this.pool = pool(jdbcUrl, user, password);
+    this.hot =
+        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel);
+    this.cold =
+        ColdStore.open(
+            cold != null ? cold : ColdConfig.custom(iceberg).withCommitPolicy(FAST), otel);
+    this.catalog = MeterCatalog.of(hot, this.cold, tables, otel, InstantSource.fixed(created));
+    catalog.createTables(created);
+    tables.forEach(t -> models.put(t.name(), new ReferenceModel(t)));
+  }
+
+  /**
+   * A pool of the deployment's own, with a short connection timeout, so a PostgreSQL outage is
+   * reported in about a second instead of Hikari's default 30.
+   */
+  static HikariDataSource pool(String jdbcUrl, String user, String password) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setUsername(user);
@@ -107,20 +162,16 @@ final class OutageDeployment implements AutoCloseable {
     config.setConnectionTimeout(1_000);
     config.setValidationTimeout(500);
     config.setPoolName("outage-hot");
-    this.pool = new HikariDataSource(config);
-    this.hot =
-        HotStore.open(pool, HotSettings.DEFAULTS.withDdlLockTimeout(Duration.ofSeconds(3)), otel);
-    // the catalog MeterStore builds for the configuration, with the FileIO behind the switch
+    return new HikariDataSource(config);
+  }
+
+  /** The catalog MeterStore builds for {@code coldCatalog}, with the FileIO behind the switch. */
+  private static Catalog switched(ColdConfig coldCatalog, ObjectStoreSwitch power) {
     Map<String, String> props = new HashMap<>(CatalogFactory.properties(coldCatalog));
     props.put(CatalogProperties.FILE_IO_IMPL, OutageFileIO.class.getName());
     props.put(OutageFileIO.SWITCH, power.name());
-    this.iceberg =
-        CatalogUtil.buildIcebergCatalog(
-            "outage", props, new org.apache.hadoop.conf.Configuration());
-    this.cold = ColdStore.open(ColdConfig.custom(iceberg).withCommitPolicy(FAST), otel);
-    this.catalog = MeterCatalog.of(hot, cold, tables, otel, InstantSource.fixed(created));
-    catalog.createTables(created);
-    tables.forEach(t -> models.put(t.name(), new ReferenceModel(t)));
+    return CatalogUtil.buildIcebergCatalog(
+        "outage", props, new org.apache.hadoop.conf.Configuration());
   }
 
   /** A daily interval table, due one day after its window ends, reclaimed an hour after that. */
@@ -231,6 +282,16 @@ final class OutageDeployment implements AutoCloseable {
     }
   }
 
+  /** A number from SQL through the façade. */
+  long count(String sql) throws SQLException {
+    try (Connection c = catalog.connection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   /** One column of the first {@code system.tables} row, refreshed at {@code now}, as text. */
   String systemTables(Instant now, String column) throws SQLException {
     catalog.refreshSystemTables(now);
@@ -239,16 +300,6 @@ final class OutageDeployment implements AutoCloseable {
         ResultSet rs = s.executeQuery("SELECT \"" + column + "\" FROM \"system\".\"tables\"")) {
       assertThat(rs.next()).as("a system.tables row").isTrue();
       return rs.getString(1);
-    }
-  }
-
-  /** A number from SQL through the façade. */
-  long count(String sql) throws SQLException {
-    try (Connection c = catalog.connection();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 

@@ -11,7 +11,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
@@ -53,18 +52,10 @@ final class PostgresServer implements AutoCloseable {
       return existing(url.trim());
     }
     String mode = System.getenv().getOrDefault(MODE_VARIABLE, "auto").toLowerCase(Locale.ROOT);
-    if (mode.equals("docker") || (mode.equals("auto") && dockerAvailable())) {
+    if (mode.equals("docker") || (mode.equals("auto") && Docker.available())) {
       return docker();
     }
     return embedded();
-  }
-
-  private static boolean dockerAvailable() {
-    try {
-      return DockerClientFactory.instance().isDockerAvailable();
-    } catch (RuntimeException | LinkageError e) {
-      return false;
-    }
   }
 
   private static PostgresServer existing(String url) {

@@ -27,7 +27,9 @@ import org.meterstore.cold.config.S3Settings;
  * <p>The {@link ColdTimeouts} reach the AWS SDK's HTTP clients through {@code S3FileIO}'s
  * properties (connection and idle timeouts of both clients Iceberg can build, attempts and pauses
  * of the SDK's retry policy) and the REST catalog's HTTP client. Without them {@code S3FileIO}
- * retries a refused connection for about two minutes (five retries, pauses growing to 20 s).
+ * retries a refused connection for about two minutes (five retries, pauses growing to 20 s). The
+ * whole-call bound has no Iceberg property: it reaches the SDK through {@link
+ * BoundedS3ClientFactory}, Iceberg's {@code s3.client-factory-impl} extension point.
  */
 public final class CatalogFactory {
   /** The catalog name MeterStore registers its catalogs under. */
@@ -136,6 +138,8 @@ public final class CatalogFactory {
     p.put("s3.retry.num-retries", Integer.toString(t.retryAttempts() - 1));
     p.put("s3.retry.min-wait-ms", millis(ColdTimeouts.MIN_RETRY_PAUSE));
     p.put("s3.retry.max-wait-ms", millis(ColdTimeouts.MAX_RETRY_PAUSE));
+    p.put("s3.client-factory-impl", BoundedS3ClientFactory.class.getName());
+    p.put(BoundedS3ClientFactory.CALL_TIMEOUT_MS, millis(t.callTimeout()));
     return p;
   }
 
