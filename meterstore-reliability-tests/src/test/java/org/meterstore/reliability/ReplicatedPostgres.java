@@ -3,7 +3,6 @@ package org.meterstore.reliability;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +49,7 @@ final class ReplicatedPostgres implements AutoCloseable {
   private static final String APPLICATION = "standby";
 
   private final Path root;
-  private final int[] ports = {freePort(), freePort()};
+  private final int[] ports = {RestartablePostgres.freePort(), RestartablePostgres.freePort()};
   private final Path[] dirs = new Path[2];
   private final EmbeddedPostgres[] servers = new EmbeddedPostgres[2];
   private int primary;
@@ -347,15 +346,6 @@ final class ReplicatedPostgres implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("Interrupted waiting until " + what, e);
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

@@ -77,7 +77,8 @@ final class RestartablePostgres implements AutoCloseable {
     stop();
   }
 
-  private static int freePort() {
+  /** A port no server listens on now (shared with {@link ReplicatedPostgres}). */
+  static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
       s.setReuseAddress(true);
       return s.getLocalPort();
