@@ -3,7 +3,6 @@ package org.meterstore.reliability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
@@ -12,12 +11,14 @@ import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.meterstore.cold.internal.catalog.LocalFileIO;
 
 /**
- * A real {@link HadoopFileIO} (local warehouse) behind an {@link ObjectStoreSwitch}: the files are
- * real, only reachability is simulated. Plugged in as the JDBC catalog's {@code io-impl}; the
- * catalog property {@value #SWITCH} names the switch. Open streams check the switch on every call,
- * so a store that goes away mid-read or mid-write fails there, as S3 does.
+ * A real {@link LocalFileIO} (local warehouse, the product's FileIO for one) behind an {@link
+ * ObjectStoreSwitch}: the files are real, only reachability is simulated. Plugged in as the JDBC
+ * catalog's {@code io-impl}; the catalog property {@value #SWITCH} names the switch. Open streams
+ * check the switch on every call, so a store that goes away mid-read or mid-write fails there, as
+ * S3 does.
  */
 public final class OutageFileIO implements SupportsPrefixOperations, SupportsBulkOperations {
   /** The catalog property naming the {@link ObjectStoreSwitch}. */
@@ -25,8 +26,7 @@ public final class OutageFileIO implements SupportsPrefixOperations, SupportsBul
 
   private static final long serialVersionUID = 1L;
 
-  private final HadoopFileIO delegate =
-      new HadoopFileIO(new org.apache.hadoop.conf.Configuration());
+  private final LocalFileIO delegate = new LocalFileIO();
   private transient ObjectStoreSwitch power = ObjectStoreSwitch.named("default");
 
   /** Iceberg's no-argument constructor. */

@@ -13,8 +13,9 @@ import org.meterstore.cold.scan.FooterCache;
  *     catalog's base URL; null for {@link CatalogKind#CUSTOM}
  * @param user the JDBC catalog's database user, or null
  * @param password the JDBC catalog's database password, or null
- * @param warehouse the warehouse root: {@code file:///…} for a local directory (Hadoop's FileIO),
- *     {@code s3://bucket/prefix} with {@code s3} settings; required for JDBC, optional for REST
+ * @param warehouse the warehouse root: {@code file:///…} for a local directory (MeterStore's {@code
+ *     LocalFileIO}), {@code s3://bucket/prefix} with {@code s3} settings; required for JDBC,
+ *     optional for REST
  * @param namespace the Iceberg namespace of MeterStore's tables (default {@code meterstore})
  * @param s3 S3-compatible storage settings, or null for the local filesystem
  * @param targetFileSizeBytes the Parquet file size a writer aims at, in bytes (default 128 MiB); at

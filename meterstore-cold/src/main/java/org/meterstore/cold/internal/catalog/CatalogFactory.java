@@ -15,8 +15,9 @@ import org.meterstore.cold.config.S3Settings;
 
 /**
  * Builds the Iceberg catalog a {@link ColdConfig} describes. The JDBC catalog uses schema version
- * V1 (views supported) and Hadoop's FileIO for {@code file://} warehouses, the only persistent
- * local FileIO Iceberg has; S3 settings switch any catalog to {@code S3FileIO}.
+ * V1 (views supported) and MeterStore's {@link LocalFileIO} for a warehouse on the local file
+ * system (Iceberg's only persistent local one goes through Hadoop's file system, which starts a
+ * process per file written); S3 settings switch any catalog to {@code S3FileIO}.
  *
  * <p>The JDBC catalog's connections reconnect after a PostgreSQL restart: Iceberg's client pool
  * reconnects and retries once on the connection-failure SQLStates it knows ({@code 08…}, {@code
@@ -102,6 +103,8 @@ public final class CatalogFactory {
     }
     if (config.s3() != null) {
       p.putAll(s3Properties(config.s3(), config.timeouts()));
+    } else if (config.kind() == CatalogKind.JDBC && LocalFileIO.isLocal(config.warehouse())) {
+      p.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
     }
     return p;
   }

@@ -62,8 +62,7 @@ public final class ManifestWork {
   }
 
   private static boolean local(Table table) {
-    String location = table.location();
-    return location.startsWith("file:") || location.startsWith("/");
+    return LocalFileIO.isLocal(table.location());
   }
 
   /** Runs each task on the thread that submits it: its future is done when submit returns. */
