@@ -61,9 +61,18 @@ import org.meterstore.testing.TestDatabase;
 @ExtendWith(PostgresExtension.class)
 class ObjectStoreOutageDistributionIT {
   /**
-   * The outage bound the defaults promise for a stopped store, per command (JVM start included).
+   * The outage bound the defaults promise for a stopped store, per command (JVM start included), on
+   * a machine with room to spare.
    */
   private static final long BOUND_MILLIS = 10_000;
+
+  /**
+   * What a stopped store may add to a command, over the same run's hot-only query (which never
+   * touches the store): three refused attempts with pauses of at most 1 s, and margin. On a busy
+   * machine (the build runs two modules side by side on two cores) a child JVM alone can take 10 s
+   * to start and plan; a retry storm (minutes) or a connect timeout per call still fails this.
+   */
+  private static final long OUTAGE_MILLIS = 8_000;
 
   private static final String CREATED = "2026-03-01T00:00:00Z";
   private static final String ARCHIVED = "2026-03-05T00:00:00Z";
@@ -196,8 +205,8 @@ class ObjectStoreOutageDistributionIT {
     assertThat(answer(toml, spanning)).isEqualTo(all);
 
     stopStore();
-    String printed = queriesWhileDown(name, work, toml, spanning, coldOnly, hotOnly, hot);
-    printed += maintenanceWhileDown(name, work);
+    WhileDown queries = queriesWhileDown(name, work, toml, spanning, coldOnly, hotOnly, hot);
+    String printed = queries.printed() + maintenanceWhileDown(name, work, queries.bound());
 
     restartStore();
     UnpackedDistribution.Run again =
@@ -209,11 +218,14 @@ class ObjectStoreOutageDistributionIT {
     assertThat(printed + again.out()).doesNotContain(SECRET);
   }
 
+  /** What the children printed while the store was down, and the bound the baseline gave. */
+  private record WhileDown(String printed, long bound) {}
+
   /**
-   * With the store stopped: cold and spanning queries refused (retryable, typed, within the bound),
-   * the hot-only query answered; returns what the children printed.
+   * With the store stopped: the hot-only query answered (the baseline of the bound), cold and
+   * spanning queries refused (retryable, typed, within the bound).
    */
-  private static String queriesWhileDown(
+  private static WhileDown queriesWhileDown(
       String name,
       Path work,
       Path toml,
@@ -222,9 +234,17 @@ class ObjectStoreOutageDistributionIT {
       String hotOnly,
       Answer hot)
       throws Exception {
+    UnpackedDistribution.Run hotAnswer = query(work, hotOnly);
+    assertThat(hotAnswer.code()).as(hotAnswer.toString()).isZero();
+    assertThat(Answer.of(hotAnswer)).isEqualTo(hot);
+    System.out.printf(
+        "%s: hot-only query with the store down: exit %d after %d ms, %d stderr lines%n",
+        name, hotAnswer.code(), hotAnswer.millis(), hotAnswer.errLines());
+    long bound = bound(hotAnswer);
+
     UnpackedDistribution.Run refused = query(work, spanning);
     assertThat(refused.code()).as(refused.toString()).isEqualTo(ExitCode.RETRYABLE);
-    assertThat(refused.millis()).as(refused.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
+    assertThat(refused.millis()).as(refused.toString()).isLessThanOrEqualTo(bound);
     assertThat(refused.err()).as(refused.toString()).contains("cold");
     assertThat(refused.errLines()).as(refused.toString()).isLessThanOrEqualTo(3);
     System.out.printf(
@@ -233,26 +253,18 @@ class ObjectStoreOutageDistributionIT {
 
     assertRefusedTypedWithinTheBound(toml, spanning, coldOnly);
 
-    UnpackedDistribution.Run hotAnswer = query(work, hotOnly);
-    assertThat(hotAnswer.code()).as(hotAnswer.toString()).isZero();
-    assertThat(Answer.of(hotAnswer)).isEqualTo(hot);
-    assertThat(hotAnswer.millis()).as(hotAnswer.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
-    System.out.printf(
-        "%s: hot-only query with the store down: exit %d after %d ms, %d stderr lines%n",
-        name, hotAnswer.code(), hotAnswer.millis(), hotAnswer.errLines());
-
-    return refused.err() + hotAnswer.out();
+    return new WhileDown(refused.err() + hotAnswer.out(), bound);
   }
 
   /**
    * With the store stopped: {@code maintain --once} fails every table retryably, promptly, in one
    * log line and one summary line each; {@code status} reports every table unhealthy promptly.
    */
-  private static String maintenanceWhileDown(String name, Path work) throws Exception {
+  private static String maintenanceWhileDown(String name, Path work, long bound) throws Exception {
     UnpackedDistribution.Run maintain =
         dist.launcher(work, ENV, "--format", "json", "maintain", "--once", "--now", LATER);
     assertThat(maintain.code()).as(maintain.toString()).isEqualTo(ExitCode.RETRYABLE);
-    assertThat(maintain.millis()).as(maintain.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
+    assertThat(maintain.millis()).as(maintain.toString()).isLessThanOrEqualTo(bound);
     System.out.printf(
         "%s: maintain --once with the store down: exit %d after %d ms, %d stderr lines%n%s%n",
         name, maintain.code(), maintain.millis(), maintain.errLines(), maintain.err());
@@ -265,7 +277,7 @@ class ObjectStoreOutageDistributionIT {
 
     UnpackedDistribution.Run status =
         dist.launcher(work, ENV, "--format", "json", "status", "--now", LATER);
-    assertThat(status.millis()).as(status.toString()).isLessThanOrEqualTo(BOUND_MILLIS);
+    assertThat(status.millis()).as(status.toString()).isLessThanOrEqualTo(bound);
     assertThat(status.code()).as(status.toString()).isEqualTo(ExitCode.ERROR);
     assertThat(status.json().get("healthy").asBoolean()).isFalse();
     assertThat(status.json().get("problems").toString())
@@ -305,6 +317,14 @@ class ObjectStoreOutageDistributionIT {
             .isLessThan(Duration.ofSeconds(10));
       }
     }
+  }
+
+  /**
+   * The bound for a command while the store is down: {@link #BOUND_MILLIS}, or more when the same
+   * run's command that never touches the store ({@code baseline}) shows the machine is busy.
+   */
+  private static long bound(UnpackedDistribution.Run baseline) {
+    return Math.max(BOUND_MILLIS, baseline.millis() + OUTAGE_MILLIS);
   }
 
   /** {@code sql}'s count and sum through JDBC in this JVM (the child JVMs are the slow part). */
