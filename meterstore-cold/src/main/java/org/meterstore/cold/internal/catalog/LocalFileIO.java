@@ -138,10 +138,7 @@ public final class LocalFileIO implements SupportsPrefixOperations, SupportsBulk
             }
           });
     } catch (IOException | UncheckedIOException e) {
-      throw new RuntimeIOException(
-          e instanceof IOException io ? io : ((UncheckedIOException) e).getCause(),
-          "Cannot list %s",
-          prefix);
+      throw failed(e, "Cannot list %s", prefix);
     }
     return files;
   }
@@ -157,11 +154,14 @@ public final class LocalFileIO implements SupportsPrefixOperations, SupportsBulk
         Files.deleteIfExists(p);
       }
     } catch (IOException | UncheckedIOException e) {
-      throw new RuntimeIOException(
-          e instanceof IOException io ? io : ((UncheckedIOException) e).getCause(),
-          "Cannot delete %s",
-          prefix);
+      throw failed(e, "Cannot delete %s", prefix);
     }
+  }
+
+  /** A walk's failure, thrown directly or from inside the stream, as Iceberg's I/O error. */
+  private static RuntimeIOException failed(Exception e, String message, String prefix) {
+    IOException cause = e instanceof IOException io ? io : ((UncheckedIOException) e).getCause();
+    return new RuntimeIOException(cause, message, prefix);
   }
 
   /** The file a location names. */
