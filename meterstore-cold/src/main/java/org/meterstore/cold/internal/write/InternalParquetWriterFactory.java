@@ -24,8 +24,9 @@ import org.meterstore.cold.internal.layout.TableLayout;
  * each file's bloom filter sizes and page row limit ({@link BloomSizing}), metrics configuration
  * and sort order, as Iceberg's generic writer factory would use them, but without converting each
  * timestamp to and from an {@code OffsetDateTime}, and with {@link CachingValueWriters}, which
- * convert a value repeated as the same object once. Data files only: MeterStore writes no delete
- * files.
+ * convert a value repeated as the same object once, and without parsing Hadoop's default
+ * configuration for every file ({@link WithoutHadoopSiteFiles}). Data files only: MeterStore writes
+ * no delete files.
  */
 final class InternalParquetWriterFactory implements FileWriterFactory<StructLike> {
   private final Table table;
@@ -63,15 +64,18 @@ final class InternalParquetWriterFactory implements FileWriterFactory<StructLike
   public DataWriter<StructLike> newDataWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     try {
-      Parquet.DataWriteBuilder builder = Parquet.writeData(file).forTable(table);
-      fileProperties.forEach(builder::set);
-      return builder
-          .createWriterFunc(CachingValueWriters::create)
-          .withSpec(spec)
-          .withPartition(partition)
-          .withSortOrder(table.sortOrder())
-          .overwrite()
-          .build();
+      return WithoutHadoopSiteFiles.build(
+          () -> {
+            Parquet.DataWriteBuilder builder = Parquet.writeData(file).forTable(table);
+            fileProperties.forEach(builder::set);
+            return builder
+                .createWriterFunc(CachingValueWriters::create)
+                .withSpec(spec)
+                .withPartition(partition)
+                .withSortOrder(table.sortOrder())
+                .overwrite()
+                .build();
+          });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

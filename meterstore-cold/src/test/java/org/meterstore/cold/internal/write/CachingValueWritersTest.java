@@ -111,6 +111,51 @@ class CachingValueWritersTest {
         .isEqualTo(java.nio.file.Files.readAllBytes(theirs));
   }
 
+  /**
+   * Iceberg's own writer asks the context class loader for Hadoop's default configuration files for
+   * every file; the factory's writer does not (the test above proves its files are the same bytes),
+   * and leaves the caller's context class loader in place.
+   */
+  @Test
+  void writesAFileWithoutReadingHadoopsDefaultConfiguration() throws IOException {
+    Table table = table();
+    List<Object[]> rows = RowSamples.rows(TABLE, new Random(4), 100, 0);
+    Thread thread = Thread.currentThread();
+    ClassLoader original = thread.getContextClassLoader();
+    List<String> asked = new ArrayList<>();
+    ClassLoader counting =
+        new ClassLoader(original) {
+          @Override
+          public java.net.URL getResource(String name) {
+            asked.add(name);
+            return super.getResource(name);
+          }
+        };
+    thread.setContextClassLoader(counting);
+    try {
+      write(
+          icebergWriter(table, dir.resolve("iceberg.parquet"), ICEBERG),
+          rows,
+          new RowConverter(TABLE, table.schema()));
+      assertThat(asked).as("Iceberg's writer").contains("core-default.xml");
+      asked.clear();
+      write(
+          new InternalParquetWriterFactory(table)
+              .newDataWriter(
+                  EncryptedFiles.plainAsEncryptedOutput(
+                      Files.localOutput(dir.resolve("ours.parquet").toFile())),
+                  table.spec(),
+                  null),
+          rows,
+          new RowConverter(TABLE, table.schema()));
+      assertThat(asked).as("the factory's writer").doesNotContain("core-default.xml");
+      assertThat(thread.getContextClassLoader()).isSameAs(counting);
+    } finally {
+      thread.setContextClassLoader(original);
+    }
+    assertThat(read(dir.resolve("ours.parquet"), table.schema())).hasSize(rows.size());
+  }
+
   @Test
   void refusesADecimalOfTheWrongScaleAsIcebergDoes() throws IOException {
     Schema schema = table().schema();
