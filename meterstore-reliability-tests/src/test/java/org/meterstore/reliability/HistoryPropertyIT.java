@@ -44,7 +44,7 @@ import org.meterstore.testing.workload.HistoryGenerator;
  */
 @ExtendWith(PostgresExtension.class)
 class HistoryPropertyIT {
-  static final int DEFAULT_HISTORIES = 100;
+  static final int DEFAULT_HISTORIES = 200;
 
   @TempDir static Path warehouse;
   private static HikariDataSource pool;
