@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -162,6 +163,70 @@ class ImportCrashIT {
       assertThat(third.commits()).isZero();
       assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
     }
+  }
+
+  /**
+   * A migration's directory — the month in three files by day, CSV, Parquet and CSV again, beside a
+   * {@code _SUCCESS} marker — imported by a process killed between two chunks while it reads the
+   * second file: the first file is committed, the third not begun. Running the same directory again
+   * completes it, the committed readings {@code DUPLICATE}; the table then equals the month
+   * imported once from one file, row for row and in count and sum.
+   */
+  @Test
+  void aRerunCompletesADirectoryImportKilledInItsSecondFile(TestDatabase db) throws Exception {
+    Path dir = Files.createDirectories(scratch.resolve("migration"));
+    Instant second = MARCH.plus(Duration.ofDays(10));
+    Instant third = MARCH.plus(Duration.ofDays(20));
+    ImportCsv.write(dir.resolve("2026-03-01.csv"), once, between(MARCH, second));
+    ImportParquet.write(
+        dir.resolve("2026-03-11.parquet"), once, between(second, third), ImportParquet.Style.COLD);
+    ImportCsv.write(dir.resolve("2026-03-21.csv"), once, between(third, APRIL));
+    Files.writeString(dir.resolve("_SUCCESS"), "");
+    TableDefinition table = CatalogFixture.table("import_dir_killed", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+    }
+    ChildArgs args =
+        new ChildArgs(db, warehouse, table.name(), LAG, GRACE)
+            .put("chunkRows", Integer.toString(CHUNK_ROWS))
+            .put("file", dir.toString())
+            .put("now", NOW.toString())
+            .put("hangAfter", "6");
+    Child child = Child.start(ImportChild.class, log(table.name()), args.list());
+    child.await("CHUNK 6 ", 180);
+    child.kill();
+    awaitLeaseReleased(db);
+
+    Instant w = d.cold.createTable(table).watermark();
+    assertThat(w).as("W after the first file, before the third").isAfter(second).isBefore(third);
+    long committed = rows.stream().filter(r -> ((Instant) r[4]).isBefore(w)).count();
+    assertThat(d.coldRows(table)).isEqualTo(committed);
+    assertThat(d.hot.partitions().countRowsBelow(table, d.hot.partitions().floor(table))).isZero();
+
+    try (MeterCatalog catalog = d.catalog(List.of(table, once), OpenTelemetry.noop())) {
+      ImportResult rerun =
+          catalog.table(table.name()).importHistory(ImportSource.of(dir), NOW, OPTIONS);
+      assertThat(rerun.rows()).isEqualTo(rows.size());
+      assertThat(rerun.duplicate()).isEqualTo(committed);
+      assertThat(rerun.inserted()).isEqualTo(rows.size() - committed);
+      assertThat(rerun.watermarkBefore()).isEqualTo(w);
+      assertThat(rerun.watermarkAfter()).isEqualTo(APRIL);
+
+      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(once).read());
+      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
+      assertThat(actual).hasSameSizeAs(expected);
+      for (int i = 0; i < expected.size(); i++) {
+        assertThat(actual.get(i)).containsExactly(expected.get(i));
+      }
+      assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
+    }
+  }
+
+  /** The month's rows whose {@code from} lies in {@code [from, to)}. */
+  private static List<Object[]> between(Instant from, Instant to) {
+    return rows.stream()
+        .filter(r -> !((Instant) r[4]).isBefore(from) && ((Instant) r[4]).isBefore(to))
+        .toList();
   }
 
   /** Starts the importing child and kills it with {@code kill -9} where {@code at} says. */

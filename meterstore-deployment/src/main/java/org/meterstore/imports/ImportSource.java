@@ -1,7 +1,9 @@
 package org.meterstore.imports;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.table.TableDefinition;
@@ -42,11 +44,40 @@ public interface ImportSource {
   }
 
   /**
-   * The source for {@code file} by its extension, in any case: {@code .csv} or {@code .parquet}.
+   * Every {@code .csv} and {@code .parquet} file in {@code dir} and its subdirectories, read one
+   * after the other in the order of their relative paths ({@code 2024-01.csv} before {@code
+   * 2024-02.parquet}), each by its extension. Names starting with {@code .} or {@code _} are left
+   * out (hidden files, Spark's {@code _SUCCESS}); any other file refuses the directory. The files
+   * are listed once, when this is called.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} for another file or an empty directory;
+   *     {@code STORAGE} when it cannot be listed
+   */
+  static ImportSource directory(Path dir) {
+    return FileSequence.directory(dir);
+  }
+
+  /**
+   * The files (or directories) {@code paths} read one after the other in the given order, each as
+   * {@link #of} reads it: one import of all of them.
+   *
+   * @throws MeterStoreException {@code INVALID_INPUT} for an empty list or a file of another
+   *     extension
+   */
+  static ImportSource files(List<Path> paths) {
+    return FileSequence.of(paths);
+  }
+
+  /**
+   * The source for {@code file} by its extension, in any case: {@code .csv} or {@code .parquet}; a
+   * directory is {@link #directory}.
    *
    * @throws MeterStoreException {@code INVALID_INPUT} for another extension
    */
   static ImportSource of(Path file) {
+    if (Files.isDirectory(file)) {
+      return directory(file);
+    }
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".csv")) {
       return csv(file);

@@ -2,6 +2,7 @@ package org.meterstore.cli.command;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import org.meterstore.MeterCatalog;
 import org.meterstore.cli.output.Document;
 import org.meterstore.cli.output.Progress;
@@ -14,18 +15,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code meterstore import --table T FILE}: bulk-imports settled history from a CSV or Parquet file
- * into the cold tier ({@code MeterTable.importHistory}, docs/import.md).
+ * {@code meterstore import --table T FILE...}: bulk-imports settled history from CSV and Parquet
+ * files, or directories of them, into the cold tier ({@code MeterTable.importHistory},
+ * docs/import.md).
  */
 @Command(
     name = "import",
     description = {
-      "Import settled history from a CSV or Parquet file into the cold tier.",
+      "Import settled history from CSV or Parquet files into the cold tier.",
       "",
-      "Reads FILE (.csv: a header of storage-model column names; .parquet: columns of those names,",
-      "typed as the cold tier writes them or as strings; docs/import.md), checks every record,",
+      "Reads each FILE in turn as one import (.csv: a header of storage-model column names;",
+      ".parquet: columns of those names, typed as the cold tier writes them or as strings;",
+      "a directory: its .csv and .parquet files by path name; a quoted glob such as",
+      "'exports/2024-*.csv': the files it matches by name; docs/import.md), checks every record,",
       "refuses a range that is not settled at --now or that holds hot rows (nothing written), then",
-      "commits it in chunks. Re-running it is safe: what is stored is reported duplicate."
+      "commits it in chunks. Re-running it is safe: what is stored is reported duplicate, so a run",
+      "that was interrupted is completed by running it again."
     })
 final class ImportCommand extends Verb {
   @Mixin NowOption now;
@@ -43,19 +48,26 @@ final class ImportCommand extends Verb {
       description = "Readings per commit (default 100000).")
   Integer chunkRows;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The .csv or .parquet file.")
-  Path file;
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "FILE",
+      description = "A .csv or .parquet file, a directory of them, or a quoted glob.")
+  List<String> files;
 
   @Override
   public Integer call() {
     Instant at = now.get();
-    ImportSource source = ImportSource.of(file); // an unknown extension fails before any connection
+    List<Path> paths = ImportFiles.expand(files);
+    // an unknown extension or an empty directory fails before any connection
+    ImportSource source =
+        paths.size() == 1 ? ImportSource.of(paths.get(0)) : ImportSource.files(paths);
     ImportResult result;
     try (MeterCatalog catalog = Deployments.open(root.configFile());
         Progress progress = Progress.of(root.io(), "importing")) {
+      ImportRate rate = new ImportRate();
       ImportOptions options =
           ImportOptions.DEFAULTS.withProgress(
-              (done, total) -> progress.update(done + " / " + total + " readings"));
+              (done, total) -> progress.update(rate.describe(done, total)));
       if (chunkRows != null) {
         options = options.withChunkRows(chunkRows);
       }
@@ -66,7 +78,7 @@ final class ImportCommand extends Verb {
         new Document()
             .put("now", at)
             .put("table", result.table())
-            .put("file", file.toString())
+            .put("file", source.name())
             .put("rows", result.rows())
             .put("inserted", result.inserted())
             .put("superseded", result.superseded())
