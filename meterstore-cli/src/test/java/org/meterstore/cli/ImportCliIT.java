@@ -60,7 +60,9 @@ class ImportCliIT {
         Files.createDirectories(
             Path.of("target", "import-cli-it", "run-" + ProcessHandle.current().pid()));
     Path config = dir.resolve("meterstore.toml");
-    String copy = "[[tables]]\nname = \"copy\"\nsettlement_lag = \"2d\"\n";
+    String copy =
+        "[[tables]]\nname = \"copy\"\nsettlement_lag = \"2d\"\n"
+            + "[[tables]]\nname = \"dirs\"\nsettlement_lag = \"2d\"\n";
     Files.writeString(config, CliIT.toml(db, dir.resolve("warehouse"), copy));
     cli = new Cli(config);
     List<Object[]> rows = rows(DAY, DAYS);
@@ -115,7 +117,13 @@ class ImportCliIT {
     assertThat(json.get("watermark_before").asText()).isEqualTo("2026-03-04T00:00:00Z");
     assertThat(json.get("watermark_after").asText()).isEqualTo("2026-03-04T00:00:00Z");
     assertThat(run.err())
-        .isEqualTo("\rimporting: " + ROWS + " / " + ROWS + " readings" + System.lineSeparator());
+        .matches(
+            "\rimporting: "
+                + ROWS
+                + " / "
+                + ROWS
+                + " readings \\(100 %\\), [0-9,]+/s"
+                + System.lineSeparator());
     assertThat(countAndTotal("strom"))
         .isEqualTo(ROWS + " " + total.stripTrailingZeros().toPlainString());
   }
@@ -176,13 +184,56 @@ class ImportCliIT {
 
   @Test
   @Order(6)
-  void anUnknownExtensionIsRefusedClearly() {
-    Cli.Run run = cli.run("import", "--table", "strom", "--now", NOW, "readings.json");
+  void anUnknownExtensionOrAMissingFileIsRefusedClearly() throws IOException {
+    Path json = Files.writeString(dir.resolve("readings.json"), "[]");
+    Cli.Run run = cli.run("import", "--table", "strom", "--now", NOW, json.toString());
     assertThat(run.code()).as(run.toString()).isEqualTo(ExitCode.ERROR);
     assertThat(run.err())
         .isEqualTo(
-            "meterstore: Invalid import file: 'readings.json' (a .csv or .parquet file)"
+            "meterstore: Invalid import file: '"
+                + json
+                + "' (a .csv or .parquet file)"
                 + System.lineSeparator());
+    Cli.Run missing = cli.run("import", "--table", "strom", "--now", NOW, "missing.csv");
+    assertThat(missing.code()).as(missing.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(missing.err())
+        .isEqualTo(
+            "meterstore: Invalid import file: 'missing.csv' (no such file or directory)"
+                + System.lineSeparator());
+  }
+
+  @Test
+  @Order(7)
+  void aDirectoryIsOneImportAndAQuotedGlobRerunsIt() throws IOException {
+    Files.createDirectories(dir.resolve("days"));
+    List<Object[]> first = rows(DAY, 1);
+    List<Object[]> second = rows(DAY.plus(Duration.ofDays(1)), 1);
+    csv("days/2026-03-02.csv", first);
+    csv("days/2026-03-03.csv", second);
+    Files.writeString(dir.resolve("days/_SUCCESS"), "");
+    BigDecimal sum =
+        java.util.stream.Stream.concat(first.stream(), second.stream())
+            .map(r -> (BigDecimal) r[6])
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
+    Path days = dir.resolve("days");
+
+    Cli.Run run =
+        cli.run("--format", "json", "import", "--table", "dirs", "--now", NOW, days.toString());
+    assertThat(run.code()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("file").asText()).isEqualTo(days + " (2 files)");
+    assertThat(json.get("inserted").asLong()).isEqualTo(ROWS);
+    assertThat(json.get("watermark_after").asText()).isEqualTo("2026-03-04T00:00:00Z");
+    assertThat(countAndTotal("dirs"))
+        .isEqualTo(ROWS + " " + sum.stripTrailingZeros().toPlainString());
+
+    Cli.Run glob =
+        cli.run("--format", "json", "import", "--table", "dirs", "--now", NOW, days + "/*.csv");
+    assertThat(glob.code()).as(glob.toString()).isZero();
+    assertThat(glob.json().get("file").asText())
+        .isEqualTo(days.resolve("2026-03-02.csv") + " and 1 more");
+    assertThat(glob.json().get("duplicate").asLong()).isEqualTo(ROWS);
+    assertThat(glob.json().get("commits").asInt()).isZero();
   }
 
   /** {@code COUNT(*)} and {@code SUM("value")} of {@code table} through the query verb. */
