@@ -147,13 +147,7 @@ class ImportCrashIT {
       assertThat(d.hot.partitions().committedWatermark(table)).isEqualTo(APRIL);
       assertThat(d.hot.partitions().countRowsBelow(table, APRIL)).isZero();
 
-      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(once).read());
-      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
-      assertThat(actual).hasSameSizeAs(expected);
-      for (int i = 0; i < expected.size(); i++) {
-        assertThat(actual.get(i)).containsExactly(expected.get(i));
-      }
-      assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
+      assertEqualsTheMonthImportedOnce(catalog, table);
 
       int snapshots = d.cold.createTable(table).snapshots().size();
       ImportResult third =
@@ -212,14 +206,20 @@ class ImportCrashIT {
       assertThat(rerun.watermarkBefore()).isEqualTo(w);
       assertThat(rerun.watermarkAfter()).isEqualTo(APRIL);
 
-      List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(once).read());
-      List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
-      assertThat(actual).hasSameSizeAs(expected);
-      for (int i = 0; i < expected.size(); i++) {
-        assertThat(actual.get(i)).containsExactly(expected.get(i));
-      }
-      assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
+      assertEqualsTheMonthImportedOnce(catalog, table);
     }
+  }
+
+  /** {@code table} holds what the month imported once without a crash holds, row for row. */
+  private static void assertEqualsTheMonthImportedOnce(MeterCatalog catalog, TableDefinition table)
+      throws SQLException {
+    List<Object[]> expected = ImportCsv.sorted(d.cold.createTable(once).read());
+    List<Object[]> actual = ImportCsv.sorted(d.cold.createTable(table).read());
+    assertThat(actual).hasSameSizeAs(expected);
+    for (int i = 0; i < expected.size(); i++) {
+      assertThat(actual.get(i)).containsExactly(expected.get(i));
+    }
+    assertThat(countAndSum(catalog, table)).isEqualTo(countAndSum(catalog, once));
   }
 
   /** The month's rows whose {@code from} lies in {@code [from, to)}. */
