@@ -82,7 +82,7 @@ class ImportDirectoryTest {
     assertThatThrownBy(() -> ImportSource.directory(dir))
         .isInstanceOfSatisfying(
             MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
-        .hasMessageContaining("README.txt")
+        .hasMessageContaining("'README.txt'")
         .hasMessageContaining("must be a .csv or .parquet file");
   }
 

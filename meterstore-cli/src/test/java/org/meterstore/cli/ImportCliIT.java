@@ -188,12 +188,11 @@ class ImportCliIT {
     Path json = Files.writeString(dir.resolve("readings.json"), "[]");
     Cli.Run run = cli.run("import", "--table", "strom", "--now", NOW, json.toString());
     assertThat(run.code()).as(run.toString()).isEqualTo(ExitCode.ERROR);
+    // a long path is shortened in the message: its start and the rule are what must show
     assertThat(run.err())
-        .isEqualTo(
-            "meterstore: Invalid import file: '"
-                + json
-                + "' (a .csv or .parquet file)"
-                + System.lineSeparator());
+        .startsWith("meterstore: Invalid import file: '" + json.toString().substring(0, 20))
+        .endsWith(" (a .csv or .parquet file)" + System.lineSeparator());
+    assertThat(run.err().lines().count()).isEqualTo(1);
     Cli.Run missing = cli.run("import", "--table", "strom", "--now", NOW, "missing.csv");
     assertThat(missing.code()).as(missing.toString()).isEqualTo(ExitCode.ERROR);
     assertThat(missing.err())

@@ -65,7 +65,7 @@ final class FileSequence implements ImportSource {
         if (!lower.endsWith(".csv") && !lower.endsWith(".parquet")) {
           throw MeterStoreException.invalid(
               "import directory " + dir,
-              p,
+              dir.relativize(p),
               "every file in it must be a .csv or .parquet file (names starting with . or _ are"
                   + " left out)");
         }
