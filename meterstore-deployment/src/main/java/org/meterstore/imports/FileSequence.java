@@ -29,7 +29,7 @@ final class FileSequence implements ImportSource {
     this.files = List.copyOf(files);
   }
 
-  /** {@code paths} in the given order, each by its extension. */
+  /** {@code paths} (two or more) in the given order, each as {@link ImportSource#of} reads it. */
   static FileSequence of(List<Path> paths) {
     if (paths.isEmpty()) {
       throw MeterStoreException.invalid("import files", "", "at least one file");
@@ -38,11 +38,7 @@ final class FileSequence implements ImportSource {
     for (Path p : paths) {
       sources.add(ImportSource.of(p));
     }
-    String name =
-        paths.size() == 1
-            ? paths.get(0).toString()
-            : paths.get(0) + " and " + (paths.size() - 1) + " more";
-    return new FileSequence(name, sources);
+    return new FileSequence(paths.get(0) + " and " + (paths.size() - 1) + " more", sources);
   }
 
   /**

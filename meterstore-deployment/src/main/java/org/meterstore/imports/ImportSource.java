@@ -65,7 +65,7 @@ public interface ImportSource {
    *     extension
    */
   static ImportSource files(List<Path> paths) {
-    return FileSequence.of(paths);
+    return paths.size() == 1 ? of(paths.get(0)) : FileSequence.of(paths);
   }
 
   /**

@@ -59,8 +59,7 @@ final class ImportCommand extends Verb {
     Instant at = now.get();
     List<Path> paths = ImportFiles.expand(files);
     // an unknown extension or an empty directory fails before any connection
-    ImportSource source =
-        paths.size() == 1 ? ImportSource.of(paths.get(0)) : ImportSource.files(paths);
+    ImportSource source = ImportSource.files(paths);
     ImportResult result;
     try (MeterCatalog catalog = Deployments.open(root.configFile());
         Progress progress = Progress.of(root.io(), "importing")) {
