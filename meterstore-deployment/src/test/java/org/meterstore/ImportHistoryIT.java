@@ -100,7 +100,9 @@ class ImportHistoryIT {
           catalog
               .table(imported.name())
               .importHistory(
-                  ImportSource.of(csv), now, ImportOptions.DEFAULTS.withChunkRows(50_000));
+                  ImportSource.of(csv),
+                  now,
+                  ImportOptions.DEFAULTS.withChunkRows(50_000).withEncodingThreads(2));
 
       assertThat(result.rows()).isEqualTo(expected.size());
       assertThat(result.inserted()).isEqualTo(expected.size());
@@ -277,6 +279,60 @@ class ImportHistoryIT {
               e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
           .hasMessageContaining("stored with another value");
       assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
+    }
+  }
+
+  /**
+   * A window imported at W is checked against itself alone only where nothing stored can decide a
+   * reading: here a stored balancing-day span starts before W and ends after it, so the quarter-
+   * hours imported at W under the same version overlap it and are refused, nothing written.
+   */
+  @Test
+  void aWindowAtWOverlappingAStoredSpanThatCrossesWIsRefused() {
+    TableDefinition table = CatalogFixture.table("crossing", LAG, GRACE);
+    try (MeterCatalog catalog = d.catalog(List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(CREATED);
+      Instant day = Instant.parse("2026-03-10T00:00:00Z");
+      Instant now = Instant.parse("2026-03-20T00:00:00Z");
+      Instant dayStart = Instant.parse("2026-03-09T23:00:00Z"); // the balancing day of March 10
+      Reading whole =
+          Reading.builder()
+              .malo(Workload.malo(7))
+              .obis("1-0:1.8.0")
+              .commodity(Commodity.STROM)
+              .interval(dayStart, Instant.parse("2026-03-10T23:00:00Z"))
+              .value("24")
+              .operator(Workload.OPERATOR)
+              .build();
+      List<Object[]> span =
+          List.<Object[]>of(
+              org.meterstore.api.table.StoredRow.of(
+                  table,
+                  org.meterstore.api.reading.StoredReading.accept(
+                      whole, Instant.parse("2026-03-15T00:00:00Z"))));
+      ImportResult first =
+          catalog
+              .table(table.name())
+              .importHistory(ImportSource.of(csv("span.csv", table, span)), now);
+      assertThat(first.inserted()).isEqualTo(1);
+      assertThat(first.watermarkAfter()).isEqualTo(day); // the span reaches past W
+      int snapshots = d.cold.createTable(table).snapshots().size();
+
+      Path quarters = csv("quarters.csv", table, dayOf(day, "1"));
+      assertThatThrownBy(
+              () ->
+                  catalog
+                      .table(table.name())
+                      .importHistory(
+                          ImportSource.of(quarters),
+                          now,
+                          ImportOptions.DEFAULTS.withEncodingThreads(2)))
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
+          .hasMessageContaining("spans_do_not_overlap");
+      assertThat(d.cold.createTable(table).snapshots()).hasSize(snapshots);
+      assertThat(catalog.table(table.name()).watermark()).isEqualTo(day);
     }
   }
 

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.internal.stamp.SnapshotChain;
 import org.meterstore.cold.snapshot.SnapshotInfo;
 import org.meterstore.cold.table.ColdTable;
@@ -86,7 +88,12 @@ class BrokenChainIT {
         () ->
             table.importWindow(
                 new ArchiveRequest(DAY2, DAY3, NOW, 2),
-                List.of(ColdFixtures.stored(ColdFixtures.malo(7), DAY2, "1.000", "20260105000000")),
+                List.<Object[]>of(
+                    StoredRow.of(
+                        def,
+                        ColdFixtures.stored(
+                            ColdFixtures.malo(7), DAY2, "1.000", "20260105000000"))),
+                Encoders.CALLER,
                 () -> true));
     refused(
         () ->

@@ -33,6 +33,7 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.testing.PostgresExtension;
 import org.meterstore.testing.TestDatabase;
@@ -142,7 +143,11 @@ class ParquetFootersIT {
     ColdTable table = table(db, "imported");
     List<StoredReading> readings = oneEach(3_000, DAY);
 
-    table.importWindow(new ArchiveRequest(DAY, NEXT, NOW, 1), readings, () -> true);
+    table.importWindow(
+        new ArchiveRequest(DAY, NEXT, NOW, 1),
+        readings.stream().map(r -> StoredRow.of(table.definition(), r)).toList(),
+        Encoders.CALLER,
+        () -> true);
 
     List<DataFile> files = dataFiles(table.icebergTable());
     assertThat(files).hasSize(1);

@@ -44,6 +44,11 @@ public record ContentDigest(long rowCount, BigDecimal valueSum) {
     return StandardColumn.VALUE.columnName();
   }
 
+  /** The digest of this digest's rows and {@code other}'s together. */
+  public ContentDigest plus(ContentDigest other) {
+    return new ContentDigest(Math.addExact(rowCount, other.rowCount), valueSum.add(other.valueSum));
+  }
+
   /** The summary form, {@code rows=<n>;value-sum=<plain decimal>}. */
   public String toSummaryValue() {
     return "rows=" + rowCount + ";value-sum=" + valueSum.toPlainString();

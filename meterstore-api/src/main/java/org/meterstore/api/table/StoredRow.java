@@ -4,8 +4,11 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import org.meterstore.api.id.ObisCode;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
+import org.meterstore.api.reading.VersionScope;
 
 /**
  * The row both tiers exchange for one stored reading: values in the order of {@link
@@ -13,6 +16,8 @@ import org.meterstore.api.reading.StoredReading;
  * {@code LocalDate} and decimals as {@code BigDecimal}.
  */
 public final class StoredRow {
+  private static final int COLUMNS = StandardColumn.values().length;
+
   private StoredRow() {}
 
   /**
@@ -23,11 +28,46 @@ public final class StoredRow {
    */
   public static Object[] of(TableDefinition table, StoredReading stored) {
     Reading r = stored.reading();
+    return row(table, stored, r.obisCode().toString(), r.versionScope().toString());
+  }
+
+  /**
+   * A converter for many readings of {@code table}, as {@link #of} makes each row. It remembers the
+   * text of the last OBIS code and version scope it converted, so a stream of readings that share
+   * them (an import, whose parser hands out one object per distinct value) spells each once. Not
+   * thread-safe.
+   */
+  public static Function<StoredReading, Object[]> converter(TableDefinition table) {
+    return new Function<>() {
+      private ObisCode obis;
+      private String obisText;
+      private VersionScope scope;
+      private String scopeText;
+
+      @Override
+      public Object[] apply(StoredReading stored) {
+        Reading r = stored.reading();
+        if (r.obisCode() != obis) {
+          obis = r.obisCode();
+          obisText = obis.toString();
+        }
+        if (r.versionScope() != scope) {
+          scope = r.versionScope();
+          scopeText = scope.toString();
+        }
+        return row(table, stored, obisText, scopeText);
+      }
+    };
+  }
+
+  private static Object[] row(
+      TableDefinition table, StoredReading stored, String obisText, String scopeText) {
+    Reading r = stored.reading();
     Map<String, String> extra = table.accept(r);
-    List<Object> row = new ArrayList<>(table.columns().size());
+    List<Object> row = new ArrayList<>(COLUMNS + extra.size() + 1);
     row.add(r.maloId().toString());
     row.add(r.meloId() == null ? null : r.meloId().toString());
-    row.add(r.obisCode().toString());
+    row.add(obisText);
     row.add(r.commodity().name());
     row.add(r.from());
     row.add(r.to());
@@ -36,7 +76,7 @@ public final class StoredRow {
     row.add(r.quality().name());
     row.add(r.resolution() == null ? null : r.resolution().toString());
     row.add(new BigDecimal(stored.version().value()));
-    row.add(r.versionScope().toString());
+    row.add(scopeText);
     row.add(stored.recordedAt());
     row.add(stored.balancingDay());
     row.add(r.sourceKind());

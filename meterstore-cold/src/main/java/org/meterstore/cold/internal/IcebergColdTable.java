@@ -22,6 +22,7 @@ import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.commit.SummaryKeys;
 import org.meterstore.cold.drift.DriftReport;
@@ -186,14 +187,19 @@ public final class IcebergColdTable implements ColdTable {
 
   @Override
   public ImportWindowResult importWindow(
-      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld) {
+      ArchiveRequest request, List<Object[]> rows, Encoders encoders, BooleanSupplier leaseHeld) {
     return new ImportCommitter(access, definition, settings, counter)
-        .importWindow(request, readings, leaseHeld);
+        .importWindow(request, rows, encoders, leaseHeld);
   }
 
   @Override
   public CorrectionResult appendCorrections(List<StoredReading> readings, Instant now) {
     return corrections().append(readings, now);
+  }
+
+  @Override
+  public CorrectionResult appendCorrectionRows(List<Object[]> rows, Instant now) {
+    return corrections().appendRows(rows, now);
   }
 
   @Override

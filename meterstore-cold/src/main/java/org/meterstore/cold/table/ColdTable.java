@@ -17,6 +17,7 @@ import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.CompactionResult;
 import org.meterstore.cold.commit.CorrectionCheck;
 import org.meterstore.cold.commit.CorrectionResult;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.drift.DriftReport;
 import org.meterstore.cold.orphan.OrphanReport;
@@ -185,15 +186,20 @@ public interface ColdTable {
   ArchiveResult archive(ArchiveRequest request, Iterable<Object[]> rows, BooleanSupplier leaseHeld);
 
   /**
-   * Imports one window of settled history at W like an archival window: {@code readings} (every
-   * {@code from} in {@code [request.from(), request.to())}) are classified with the rules of {@link
-   * #appendCorrections} — against each other and against the stored spans just below W (one network
-   * operator, no value restated under a version, no overlapping spans) — a reading the batch
-   * repeats is reported {@code DUPLICATE} and not written, the rest are written sorted by {@code
-   * (malo_id, obis_code, from)} and committed by the protocol of {@link #archive}: W moves to
-   * {@code request.to()}, the summary carries the lease epoch and the digest of the appended rows
-   * ({@code meterstore.operation = archive}). The batch is held in memory.
+   * Imports one window of settled history at W like an archival window: {@code rows} (readings as
+   * {@link org.meterstore.api.table.StoredRow#of} makes them, every {@code from} in {@code
+   * [request.from(), request.to())}) are classified with the rules of {@link #appendCorrections} —
+   * against each other and against the stored spans just below W (one network operator, no value
+   * restated under a version, no overlapping spans) — a reading the batch repeats is reported
+   * {@code DUPLICATE} and not written, the rest are written sorted by {@code (malo_id, obis_code,
+   * from)} and committed by the protocol of {@link #archive}: W moves to {@code request.to()}, the
+   * summary carries the lease epoch and the digest of the appended rows ({@code
+   * meterstore.operation = archive}). Where no stored row can decide a reading (nothing stored at
+   * or above W, no stored span crossing it) the batch is checked against itself alone, and its
+   * Parquet files are encoded in slices on {@code encoders} beside the calling thread. The batch is
+   * held in memory.
    *
+   * @param encoders threads the caller lends for encoding ({@link Encoders#CALLER} for none)
    * @param leaseHeld asked before each commit attempt, as for {@link #archive}
    * @return the archival result ({@code LOST_RACE} without writing when W is already past {@code
    *     request.from()}) and, when committed, one outcome per reading
@@ -202,7 +208,7 @@ public interface ColdTable {
    *     window; {@code QUARANTINED} on schema drift; {@code STORAGE} as {@link #archive}
    */
   ImportWindowResult importWindow(
-      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld);
+      ArchiveRequest request, List<Object[]> rows, Encoders encoders, BooleanSupplier leaseHeld);
 
   /**
    * Appends late corrections: readings whose {@code from} is below W. They are sorted and written
@@ -219,6 +225,12 @@ public interface ColdTable {
    *     STORAGE} when every commit attempt failed
    */
   CorrectionResult appendCorrections(List<StoredReading> readings, Instant now);
+
+  /**
+   * Appends late corrections given as rows ({@link org.meterstore.api.table.StoredRow#of}), as
+   * {@link #appendCorrections(List, Instant)} does with the readings they were made of.
+   */
+  CorrectionResult appendCorrectionRows(List<Object[]> rows, Instant now);
 
   /**
    * Appends the readings of {@code checked} as {@link #appendCorrections(List, Instant)} does,

@@ -10,9 +10,13 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ContentDigest;
+import org.meterstore.api.table.StandardColumn;
+import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.table.ColdTable;
 import org.meterstore.hot.HotStore;
@@ -56,6 +60,10 @@ public final class HistoryImport {
   private final ImportOptions options;
   private final Tally tally = new Tally();
   private final TierWatermark watermark;
+  private final int fromIndex;
+  private final int valueIndex;
+  // the writing pass's encoding threads while it runs
+  private Encoders encoders = Encoders.CALLER;
 
   public HistoryImport(
       HotStore hot,
@@ -71,6 +79,9 @@ public final class HistoryImport {
     this.now = now;
     this.options = options;
     this.watermark = new TierWatermark(hot, cold, table);
+    List<String> columns = table.columns().stream().map(ColumnSpec::name).toList();
+    this.fromIndex = columns.indexOf(StandardColumn.FROM.columnName());
+    this.valueIndex = columns.indexOf(StandardColumn.VALUE.columnName());
   }
 
   /** Runs the import; see {@code MeterCatalog.importHistory}. */
@@ -201,21 +212,26 @@ public final class HistoryImport {
    * windows (an electricity day starts at 23:00 or 22:00 UTC the day before, a gas day ends at
    * 05:00 or 04:00 UTC the day after), so a file sorted by {@code from}, or by day with meters in
    * any order within a day, then moves W once per chunk and sends nothing down the correction path.
-   * When the carried windows alone hold three chunks (a fleet larger than a chunk per window), the
-   * whole buffer is committed: memory holds at most about three chunks.
+   * When the buffer holds {@code chunksHeld} chunks (a fleet larger than a chunk per window), the
+   * whole buffer is committed: memory holds at most that many chunks. The reader thread turns each
+   * reading into its row ({@link StoredRow#converter}) before the buffer holds it, and the chunk's
+   * files are encoded on the import's encoding threads ({@link EncoderThreads}) beside this one.
    */
   private void writeChunks(Range range, ArchivalLease lease) {
     int limit = options.chunkRows();
     int recheck = Math.max(1, limit / 8);
-    List<StoredReading> buffer = new ArrayList<>(Math.min(limit, 1 << 16));
+    long held = (long) limit * options.chunksHeld();
+    List<Object[]> buffer = new ArrayList<>(Math.min(limit, 1 << 16));
     long done = 0;
     Instant latest = null;
     int checkedAt = 0;
     try (ImportCursor cursor = source.open(table, now);
-        ReadAhead ahead = new ReadAhead(cursor, table.name())) {
-      for (StoredReading r = ahead.next(); r != null; r = ahead.next()) {
+        ReadAhead ahead = new ReadAhead(cursor, StoredRow.converter(table), table.name());
+        EncoderThreads threads = new EncoderThreads(options.encodingThreads(), table.name())) {
+      encoders = threads.encoders();
+      for (Object[] r = ahead.next(); r != null; r = ahead.next()) {
         buffer.add(r);
-        Instant from = r.reading().from();
+        Instant from = from(r);
         latest = latest == null || from.isAfter(latest) ? from : latest;
         if (buffer.size() < limit || buffer.size() - checkedAt < recheck) {
           continue;
@@ -224,15 +240,15 @@ public final class HistoryImport {
             hot.partitions()
                 .windowStart(table, latest)
                 .minus(table.policy().archivalStep().multipliedBy(2));
-        List<StoredReading> ready = new ArrayList<>(buffer.size());
-        List<StoredReading> carried = new ArrayList<>();
-        for (StoredReading b : buffer) {
-          (b.reading().from().isBefore(keep) ? ready : carried).add(b);
+        List<Object[]> ready = new ArrayList<>(buffer.size());
+        List<Object[]> carried = new ArrayList<>();
+        for (Object[] b : buffer) {
+          (from(b).isBefore(keep) ? ready : carried).add(b);
         }
         if (ready.size() >= limit / 2) {
           done += commit(ready, range, lease);
           buffer = carried;
-        } else if (buffer.size() >= 3 * limit) {
+        } else if (buffer.size() >= held) {
           done += commit(buffer, range, lease);
           buffer = new ArrayList<>(Math.min(limit, 1 << 16));
         } else {
@@ -242,22 +258,28 @@ public final class HistoryImport {
         checkedAt = 0;
         options.progress().progressed(done, range.rows);
       }
-    }
-    if (!buffer.isEmpty()) {
-      done += commit(buffer, range, lease);
-      options.progress().progressed(done, range.rows);
+      if (!buffer.isEmpty()) {
+        done += commit(buffer, range, lease);
+        options.progress().progressed(done, range.rows);
+      }
+    } finally {
+      encoders = Encoders.CALLER;
     }
   }
 
+  private Instant from(Object[] row) {
+    return (Instant) row[fromIndex];
+  }
+
   /** Commits one chunk: the part below W as corrections, the rest as the window [W, E). */
-  private int commit(List<StoredReading> chunk, Range range, ArchivalLease lease) {
+  private int commit(List<Object[]> chunk, Range range, ArchivalLease lease) {
     tally.chunks++;
     Instant w = watermark.unguarded(TierWatermark.Unguarded.REPAIR);
-    List<StoredReading> below = new ArrayList<>();
-    List<StoredReading> above = new ArrayList<>();
+    List<Object[]> below = new ArrayList<>();
+    List<Object[]> above = new ArrayList<>(chunk.size());
     Instant max = null;
-    for (StoredReading r : chunk) {
-      Instant from = r.reading().from();
+    for (Object[] r : chunk) {
+      Instant from = from(r);
       if (from.isBefore(w)) {
         below.add(r);
       } else {
@@ -266,7 +288,7 @@ public final class HistoryImport {
       }
     }
     if (!below.isEmpty()) {
-      var result = cold.appendCorrections(below, now);
+      var result = cold.appendCorrectionRows(below, now);
       tally.add(result.outcomes());
       tally.commits += result.snapshotId() >= 0 ? 1 : 0;
     }
@@ -277,7 +299,7 @@ public final class HistoryImport {
   }
 
   private void commitWindow(
-      List<StoredReading> rows, Instant w, Instant end, Range range, ArchivalLease lease) {
+      List<Object[]> rows, Instant w, Instant end, Range range, ArchivalLease lease) {
     // Floor first: once it is raised, nothing can land in PostgreSQL below end, so the check
     // after it is final and W can move to end without stranding a row.
     hot.partitions().recordFloor(table, end);
@@ -309,16 +331,16 @@ public final class HistoryImport {
 
   /** A chunk of the import file as a window's source: its non-duplicate readings' digest. */
   private final class ChunkSource implements WindowStep.Source {
-    private final List<StoredReading> rows;
+    private final List<Object[]> rows;
 
-    ChunkSource(List<StoredReading> rows) {
+    ChunkSource(List<Object[]> rows) {
       this.rows = rows;
     }
 
     @Override
     public ImportWindowResult commit(
         ColdTable target, ArchiveRequest request, BooleanSupplier leaseHeld) {
-      return target.importWindow(request, rows, leaseHeld);
+      return target.importWindow(request, rows, encoders, leaseHeld);
     }
 
     @Override
@@ -328,7 +350,7 @@ public final class HistoryImport {
       for (int i = 0; i < rows.size(); i++) {
         if (outcomes.get(i) != WriteOutcome.DUPLICATE) {
           count++;
-          sum = sum.add(rows.get(i).reading().value());
+          sum = sum.add((BigDecimal) rows.get(i)[valueIndex]);
         }
       }
       return new ContentDigest(count, sum);

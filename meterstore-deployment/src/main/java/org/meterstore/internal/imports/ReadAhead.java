@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.function.Function;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
@@ -12,12 +13,12 @@ import org.meterstore.imports.ImportCursor;
 
 /**
  * Reads a cursor ahead on a thread of its own while the caller commits what was read before:
- * parsing and validating the next records overlaps with classifying, encoding and committing the
- * current chunk, so an import uses a second core. The thread lives only as long as this object (the
- * duration of one import's writing pass): {@link #close} stops and joins it. It holds at most
- * {@value #BLOCKS} blocks of {@value #BLOCK} readings. A failure of the cursor is handed to the
- * caller at the position where it happened, after every reading before it. Not thread-safe: one
- * consumer.
+ * parsing and validating the next records, and turning each into its row, overlaps with
+ * classifying, encoding and committing the current chunk, so an import uses a second core. The
+ * thread lives only as long as this object (the duration of one import's writing pass): {@link
+ * #close} stops and joins it. It holds at most {@value #BLOCKS} blocks of {@value #BLOCK} readings.
+ * A failure of the cursor is handed to the caller at the position where it happened, after every
+ * reading before it. Not thread-safe: one consumer.
  */
 final class ReadAhead implements AutoCloseable {
   static final int BLOCK = 4_096;
@@ -28,22 +29,23 @@ final class ReadAhead implements AutoCloseable {
 
   private final BlockingQueue<Object> blocks = new ArrayBlockingQueue<>(BLOCKS);
   private final Thread reader;
-  private Iterator<StoredReading> current = List.<StoredReading>of().iterator();
+  private Iterator<Object[]> current = List.<Object[]>of().iterator();
   private boolean ended;
 
-  ReadAhead(ImportCursor cursor, String name) {
-    this.reader = new Thread(() -> read(cursor), "meterstore-import-reader " + name);
+  /** Reads {@code cursor}, handing out {@code toRow} of each reading. */
+  ReadAhead(ImportCursor cursor, Function<StoredReading, Object[]> toRow, String name) {
+    this.reader = new Thread(() -> read(cursor, toRow), "meterstore-import-reader " + name);
     reader.setDaemon(true);
     reader.start();
   }
 
-  private void read(ImportCursor cursor) {
-    List<StoredReading> block = new ArrayList<>(BLOCK);
+  private void read(ImportCursor cursor, Function<StoredReading, Object[]> toRow) {
+    List<Object[]> block = new ArrayList<>(BLOCK);
     try {
       RuntimeException failure = null;
       try {
         for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
-          block.add(r);
+          block.add(toRow.apply(r));
           if (block.size() == BLOCK) {
             blocks.put(block);
             block = new ArrayList<>(BLOCK);
@@ -67,11 +69,11 @@ final class ReadAhead implements AutoCloseable {
   }
 
   /**
-   * The next reading, or null at the end.
+   * The next reading's row, or null at the end.
    *
    * @throws MeterStoreException what the cursor threw, at the record where it threw
    */
-  StoredReading next() {
+  Object[] next() {
     while (!current.hasNext()) {
       if (ended) {
         return null;
@@ -92,7 +94,7 @@ final class ReadAhead implements AutoCloseable {
         return null;
       }
       @SuppressWarnings("unchecked")
-      List<StoredReading> readings = (List<StoredReading>) block;
+      List<Object[]> readings = (List<Object[]>) block;
       current = readings.iterator();
     }
     return current.next();

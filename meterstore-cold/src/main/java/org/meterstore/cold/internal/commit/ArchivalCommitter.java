@@ -1,8 +1,11 @@
 package org.meterstore.cold.internal.commit;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -14,8 +17,10 @@ import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
 import org.meterstore.cold.commit.ArchiveStatus;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.stamp.CommitStamp;
+import org.meterstore.cold.internal.write.SlicedWrite;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +67,21 @@ public final class ArchivalCommitter {
       ArchiveRequest request,
       Function<CommitLoop.Attempt, Iterable<Object[]>> rowsFor,
       BooleanSupplier leaseHeld) {
+    return archive(request, rowsFor, leaseHeld, Encoders.CALLER);
+  }
+
+  /**
+   * As {@link #archive(ArchiveRequest, Function, BooleanSupplier)}; when an attempt's rows come as
+   * a list grouped by ascending {@code malo_id}, slices of it are encoded on {@code encoders}
+   * beside the calling thread ({@link SlicedWrite}).
+   */
+  public ArchiveResult archive(
+      ArchiveRequest request,
+      Function<CommitLoop.Attempt, Iterable<Object[]>> rowsFor,
+      BooleanSupplier leaseHeld,
+      Encoders encoders) {
     return new CommitLoop(access, settings.policy(), counter)
-        .run(new Window(request, rowsFor, leaseHeld));
+        .run(new Window(request, rowsFor, leaseHeld, encoders));
   }
 
   /** One window's part in the loop. */
@@ -71,14 +89,17 @@ public final class ArchivalCommitter {
     private final ArchiveRequest request;
     private final Function<CommitLoop.Attempt, Iterable<Object[]>> rowsFor;
     private final BooleanSupplier leaseHeld;
+    private final Encoders encoders;
 
     Window(
         ArchiveRequest request,
         Function<CommitLoop.Attempt, Iterable<Object[]>> rowsFor,
-        BooleanSupplier leaseHeld) {
+        BooleanSupplier leaseHeld,
+        Encoders encoders) {
       this.request = request;
       this.rowsFor = rowsFor;
       this.leaseHeld = leaseHeld;
+      this.encoders = encoders;
     }
 
     @Override
@@ -125,16 +146,13 @@ public final class ArchivalCommitter {
     }
 
     private SortedChunkWriter.Written write(Table table, Iterable<Object[]> rows) {
-      int fromIndex =
-          definition.columns().stream()
-              .map(ColumnSpec::name)
-              .toList()
-              .indexOf(StandardColumn.FROM.columnName());
-      SortedChunkWriter writer =
-          new SortedChunkWriter(
-              table, definition, settings.chunkRows(), settings.targetFileSizeBytes());
-      return writer.write(
-          rows.iterator(),
+      List<String> names = definition.columns().stream().map(ColumnSpec::name).toList();
+      int fromIndex = names.indexOf(StandardColumn.FROM.columnName());
+      Supplier<SortedChunkWriter> writers =
+          () ->
+              new SortedChunkWriter(
+                  table, definition, settings.chunkRows(), settings.targetFileSizeBytes());
+      Consumer<Object[]> check =
           row -> {
             Instant from = (Instant) row[fromIndex];
             if (from == null || from.isBefore(request.from()) || !from.isBefore(request.to())) {
@@ -143,7 +161,12 @@ public final class ArchivalCommitter {
                   from,
                   "outside the archival window " + request.range() + " of " + definition.name());
             }
-          });
+          };
+      if (rows instanceof List<Object[]> list && encoders.threads() > 0) {
+        int malo = names.indexOf(StandardColumn.MALO_ID.columnName());
+        return SlicedWrite.write(writers, list, malo, check, encoders, table.io());
+      }
+      return writers.get().write(rows.iterator(), check);
     }
 
     private ArchiveResult committed(

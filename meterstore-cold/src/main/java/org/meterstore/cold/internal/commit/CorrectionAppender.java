@@ -66,10 +66,19 @@ public final class CorrectionAppender {
     return append(checked.readings(), checked, now);
   }
 
+  /** Appends rows made by {@code StoredRow.of}; see {@code ColdTable.appendCorrectionRows}. */
+  public CorrectionResult appendRows(List<Object[]> rows, Instant now) {
+    return appendRows(rows, null, now);
+  }
+
   private CorrectionResult append(
       List<StoredReading> readings, CorrectionCheck checked, Instant now) {
     List<Object[]> rows = new ArrayList<>(readings.size());
     readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
+    return appendRows(rows, checked, now);
+  }
+
+  private CorrectionResult appendRows(List<Object[]> rows, CorrectionCheck checked, Instant now) {
     if (rows.isEmpty()) {
       return new CorrectionResult(List.of(), 0, -1);
     }

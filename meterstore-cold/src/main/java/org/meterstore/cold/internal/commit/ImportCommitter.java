@@ -7,13 +7,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
-import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.StandardColumn;
-import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.ArchiveResult;
+import org.meterstore.cold.commit.Encoders;
 import org.meterstore.cold.commit.ImportWindowResult;
 import org.meterstore.cold.internal.catalog.TableAccess;
 import org.meterstore.cold.internal.layout.RowConverter;
@@ -27,7 +26,11 @@ import org.meterstore.cold.internal.layout.RowConverter;
  * sorted in the hot tier's key order (so files cover disjoint MaLo ranges) and committed by the
  * archival protocol ({@link ArchivalCommitter}): W moves to the window end, with lease epoch and
  * digest. The classification is part of each attempt, against that attempt's fresh metadata, so a
- * correction that lands between two attempts is seen.
+ * correction that lands between two attempts is seen. Where the metadata shows that no stored row
+ * can decide a reading (the usual window at W: nothing stored at or above W, no stored span
+ * crossing it) the batch is classified against itself alone, by one sort instead of hash maps
+ * ({@link DuplicateCheck#classifyAlone}), and its files are encoded on the {@code encoders} as well
+ * as the calling thread.
  */
 public final class ImportCommitter {
   private final TableAccess access;
@@ -49,9 +52,7 @@ public final class ImportCommitter {
 
   /** See {@code ColdTable.importWindow}. */
   public ImportWindowResult importWindow(
-      ArchiveRequest request, List<StoredReading> readings, BooleanSupplier leaseHeld) {
-    List<Object[]> rows = new ArrayList<>(readings.size());
-    readings.forEach(r -> rows.add(StoredRow.of(definition, r)));
+      ArchiveRequest request, List<Object[]> rows, Encoders encoders, BooleanSupplier leaseHeld) {
     // the outcomes of the latest classification: the one whose files a landed commit carries
     AtomicReference<List<WriteOutcome>> outcomes = new AtomicReference<>(List.of());
     ArchiveResult result =
@@ -61,8 +62,14 @@ public final class ImportCommitter {
                 attempt -> {
                   Table table = attempt.table();
                   RowConverter converter = new RowConverter(definition, table.schema());
-                  List<WriteOutcome> classified =
-                      new DuplicateCheck(definition, converter, null).classify(table, rows);
+                  DuplicateCheck check = new DuplicateCheck(definition, converter, null);
+                  DuplicateCheck.Classified alone =
+                      check.storedCanDecide(table, rows) ? null : check.classifyAlone(rows);
+                  if (alone != null) {
+                    outcomes.set(alone.outcomes());
+                    return alone.toAppend();
+                  }
+                  List<WriteOutcome> classified = check.classify(table, rows);
                   outcomes.set(classified);
                   List<Object[]> toAppend = new ArrayList<>(rows.size());
                   for (int i = 0; i < rows.size(); i++) {
@@ -73,7 +80,8 @@ public final class ImportCommitter {
                   toAppend.sort(keyOrder());
                   return toAppend;
                 },
-                leaseHeld);
+                leaseHeld,
+                encoders);
     return new ImportWindowResult(result, result.committed() ? outcomes.get() : List.of());
   }
 
