@@ -103,7 +103,7 @@ final class ImportBench {
             imported.perSecond(),
             "DuckDB read_csv -> one Parquet file, 1 thread",
             duck.perSecond(),
-            Target.valueAtLeast(200_000),
+            Target.ratioAtLeast(0.5),
             note),
         new Result(
             "10 history import check pass alone",
@@ -126,7 +126,66 @@ final class ImportBench {
             Target.valueAtMost(256),
             "heap retained after GC, peak above the level before the run; JVM -Xmx "
                 + (Runtime.getRuntime().maxMemory() >> 20)
-                + " MiB"));
+                + " MiB"),
+        fleetDay(d, p));
+  }
+
+  /**
+   * One balancing day of a large fleet (twenty times the profile's ingest meters: 20,000 at {@code
+   * full}) in one CSV file, meter after meter: a partition window of 1.9 M readings, far more than
+   * a chunk, so the import commits whole buffers of {@code chunksHeld} chunks and completes the
+   * window through corrections; the line is the retained heap, which must not grow with the fleet.
+   */
+  private static Result fleetDay(Deployment d, Profile p) throws Exception {
+    TableDefinition table = TableDefinition.interval("fleetday");
+    int meters = p.ingestMeters() * 20;
+    LocalDate day = FIRST.plusDays(DAYS + 1);
+    Dataset data = new Dataset(meters, day, 1, 5, 0, 0, p.seed());
+    Path csv = d.warehouse.resolveSibling("fleetday.csv");
+    long rows =
+        writeCsv(
+            csv,
+            table,
+            data.rows(
+                table,
+                NOW,
+                MeteringCalendar.dayStart(day, Commodity.STROM),
+                MeteringCalendar.dayStart(day.plusDays(1), Commodity.STROM)));
+    AtomicReference<ImportResult> result = new AtomicReference<>();
+    Timing.Measured imported;
+    try (MeterCatalog catalog =
+        MeterCatalog.of(d.hot, d.cold, List.of(table), OpenTelemetry.noop())) {
+      catalog.createTables(NOW);
+      imported =
+          Timing.measure(
+              d.cpu,
+              () -> {
+                result.set(catalog.table(table.name()).importHistory(ImportSource.of(csv), NOW));
+                return result.get().rows();
+              });
+    }
+    ImportResult r = result.get();
+    if (r.rows() != rows || r.stored() != rows) {
+      throw new IllegalStateException("wrote " + rows + " rows, imported " + r);
+    }
+    Files.delete(csv);
+    return new Result(
+        "10 history import peak heap, fleet day",
+        String.format(
+            Locale.ROOT, "one day, %,d rows (%,d meters, 1/5 gas), one file", rows, meters),
+        "MiB",
+        imported.heapGrowthMiB(),
+        "the same import's rows/s",
+        imported.perSecond(),
+        Target.valueAtMost(256),
+        String.format(
+            Locale.ROOT,
+            "%d chunks, %d commits, %,d inserted; %s; JVM -Xmx %d MiB",
+            r.chunks(),
+            r.commits(),
+            r.inserted(),
+            side("import", imported),
+            Runtime.getRuntime().maxMemory() >> 20));
   }
 
   /** The check pass alone: every record of {@code csv} read and validated. */

@@ -85,6 +85,10 @@ class ImportCliIT {
             NOW,
             "--chunk-rows",
             "50",
+            "--chunks-held",
+            "2",
+            "--threads",
+            "2",
             march.toString());
     assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.err()).isEmpty(); // not a terminal: no progress line

@@ -12,6 +12,7 @@ import static org.meterstore.cold.ColdFixtures.stored;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +24,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
+import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.cold.commit.ArchiveRequest;
 import org.meterstore.cold.commit.CorrectionResult;
@@ -63,6 +65,34 @@ class LateCorrectionIT {
     table.archive(
         new ArchiveRequest(DAY1, DAY2, NOW, 1), ColdFixtures.rows(def, 2, DAY1, DAY2, 60));
     return table;
+  }
+
+  /**
+   * A correction batch of a whole fleet: one reading for each of 20,000 locations. Its stored-row
+   * scan filters by {@code malo_id IN (20,000 values)}; that list used to become a chain of 20,000
+   * nested ORs in the page predicate, and walking it overflowed the stack (a {@code
+   * StackOverflowError}, found by a 20,000-meter import completing a day through corrections).
+   */
+  @Test
+  void aCorrectionOfTwentyThousandLocationsIsAppended() {
+    TableDefinition def = TableDefinition.interval("fleet");
+    ColdTable table = store.createTable(def);
+    int meters = 20_000;
+    List<Object[]> archived = new ArrayList<>(meters);
+    for (int m = 1; m <= meters; m++) {
+      archived.add(StoredRow.of(def, stored(malo(m), HOUR1, "1", ARCHIVED_VERSION)));
+    }
+    table.archive(new ArchiveRequest(DAY1, DAY2, NOW, 1), archived);
+    List<StoredReading> corrections = new ArrayList<>(meters);
+    for (int m = 1; m <= meters; m++) {
+      corrections.add(stored(malo(m), HOUR1, "2", "20260105000000"));
+    }
+
+    CorrectionResult result = table.appendCorrections(corrections, NOW);
+
+    assertThat(result.outcomes()).hasSize(meters).containsOnly(WriteOutcome.SUPERSEDED);
+    assertThat(ColdFixtures.count(table.read())).isEqualTo(2L * meters);
+    assertThat(table.watermark()).isEqualTo(DAY2);
   }
 
   @Test

@@ -48,6 +48,20 @@ final class ImportCommand extends Verb {
       description = "Readings per commit (default 100000).")
   Integer chunkRows;
 
+  @Option(
+      names = "--chunks-held",
+      paramLabel = "<n>",
+      description =
+          "Chunks of readings held in memory at most (default 3): memory is bounded by"
+              + " chunk-rows x chunks-held readings.")
+  Integer chunksHeld;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "<n>",
+      description = "Threads encoding a chunk's Parquet files (default: one per processor).")
+  Integer threads;
+
   @Parameters(
       arity = "1..*",
       paramLabel = "FILE",
@@ -69,6 +83,12 @@ final class ImportCommand extends Verb {
               (done, total) -> progress.update(rate.describe(done, total)));
       if (chunkRows != null) {
         options = options.withChunkRows(chunkRows);
+      }
+      if (chunksHeld != null) {
+        options = options.withChunksHeld(chunksHeld);
+      }
+      if (threads != null) {
+        options = options.withEncodingThreads(threads);
       }
       String name = Deployments.table(catalog, table).name();
       result = catalog.table(name).importHistory(source, at, options);

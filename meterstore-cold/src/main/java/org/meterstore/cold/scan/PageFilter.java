@@ -1,6 +1,8 @@
 package org.meterstore.cold.scan;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.And;
@@ -105,14 +107,26 @@ final class PageFilter {
     if (p.isSetPredicate() && p.op() == Expression.Operation.IN) {
       // an OR of equalities: Parquet's column index answers IN by the set's minimum and maximum
       // alone, which for two distant locations keeps every page between them
-      FilterPredicate any = null;
+      List<FilterPredicate> equalities = new ArrayList<>();
       for (Object v : p.asSetPredicate().literalSet()) {
-        FilterPredicate eq = FilterApi.eq(column, Binary.fromString(v.toString()));
-        any = any == null ? eq : FilterApi.or(any, eq);
+        equalities.add(FilterApi.eq(column, Binary.fromString(v.toString())));
       }
-      return any;
+      return equalities.isEmpty() ? null : anyOf(equalities, 0, equalities.size());
     }
     return null;
+  }
+
+  /**
+   * The OR of {@code leaves[from, to)} as a balanced tree: every visitor of a predicate (Parquet's
+   * filters, {@link DictionaryMembership}) recurses into ORs, and a chain as deep as the list (a
+   * correction batch of 20,000 locations) overflowed the stack; a balanced tree is 15 deep there.
+   */
+  static FilterPredicate anyOf(List<FilterPredicate> leaves, int from, int to) {
+    if (to - from == 1) {
+      return leaves.get(from);
+    }
+    int middle = (from + to) >>> 1;
+    return FilterApi.or(anyOf(leaves, from, middle), anyOf(leaves, middle, to));
   }
 
   private static FilterPredicate timestamp(Operators.LongColumn column, BoundPredicate<?> p) {
