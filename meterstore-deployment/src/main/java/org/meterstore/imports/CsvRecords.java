@@ -19,6 +19,9 @@ final class CsvRecords implements AutoCloseable {
   private long line = 1;
   private long recordLine;
   private final StringBuilder field = new StringBuilder(64);
+  private final List<String> fields = new ArrayList<>(24);
+  // the field readPlain found wholly inside the buffer, when nothing went to the builder
+  private String plain;
 
   CsvRecords(Reader in) {
     this.in = in;
@@ -35,19 +38,24 @@ final class CsvRecords implements AutoCloseable {
       return null;
     }
     recordLine = line;
-    List<String> fields = new ArrayList<>(20);
+    fields.clear();
     while (true) {
       boolean quoted = false;
       field.setLength(0);
+      plain = null;
       if (fill() && buf[pos] == '"') {
         quoted = true;
         pos++;
         readQuoted();
       }
       int end = readPlain();
-      fields.add(quoted || field.length() > 0 ? field.toString() : null);
+      if (plain != null) {
+        fields.add(plain);
+      } else {
+        fields.add(quoted || field.length() > 0 ? field.toString() : null);
+      }
       if (end != ',') {
-        return fields.toArray(new String[0]);
+        return fields.toArray(new String[fields.size()]);
       }
     }
   }
@@ -74,14 +82,22 @@ final class CsvRecords implements AutoCloseable {
     }
   }
 
-  /** Reads unquoted characters up to a comma, an end of line or the input's end; returns which. */
+  /**
+   * Reads unquoted characters up to a comma, an end of line or the input's end; returns which. A
+   * field that lies wholly in the buffer and follows nothing in the builder becomes {@link #plain}
+   * straight from the buffer (the common case: one copy instead of two).
+   */
   private int readPlain() throws IOException {
     while (fill()) {
       int start = pos;
       while (pos < len) {
         char c = buf[pos];
         if (c == ',' || c == '\n' || c == '\r') {
-          field.append(buf, start, pos - start);
+          if (field.length() == 0 && pos > start) {
+            plain = new String(buf, start, pos - start);
+          } else {
+            field.append(buf, start, pos - start);
+          }
           pos++;
           if (c == '\r') {
             if (fill() && buf[pos] == '\n') {

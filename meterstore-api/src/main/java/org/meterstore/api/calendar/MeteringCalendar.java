@@ -37,6 +37,17 @@ public final class MeteringCalendar {
   private static final LocalTime GAS_DAY_START = LocalTime.of(6, 0);
   private static final String RANGE_RULE = "outside the supported date range";
 
+  /**
+   * The span in which every Europe/Berlin offset from UTC is whole hours (Berlin left local mean
+   * time in 1893) and java.time represents every instant: there a grid that divides an hour is the
+   * UTC multiples of its step (see {@link Resolution#dividesAnHour}).
+   */
+  private static final long WHOLE_HOUR_OFFSETS_FROM =
+      Instant.parse("1900-01-01T00:00:00Z").getEpochSecond();
+
+  private static final long WHOLE_HOUR_OFFSETS_TO =
+      Instant.parse("9000-01-01T00:00:00Z").getEpochSecond();
+
   private MeteringCalendar() {}
 
   /** The Europe/Berlin calendar date on which {@code instant} falls. */
@@ -163,6 +174,16 @@ public final class MeteringCalendar {
       Instant from, Instant to, Resolution resolution, Commodity commodity) {
     required("from", from);
     required("resolution", resolution);
+    long seconds = from.getEpochSecond();
+    if (resolution.dividesAnHour()
+        && seconds >= WHOLE_HOUR_OFFSETS_FROM
+        && seconds < WHOLE_HOUR_OFFSETS_TO) {
+      // on the UTC multiples of the step, and never across a day's start: no zone arithmetic
+      required("commodity", commodity);
+      long step = resolution.fixedLength().orElseThrow().getSeconds();
+      boolean onGrid = from.getNano() == 0 && Math.floorMod(seconds, step) == 0;
+      return onGrid && (to == null || to.equals(from.plusSeconds(step)));
+    }
     LocalDate day = balancingDay(from, commodity);
     if (resolution.isSubDaily()) {
       return isOnSubDailyGrid(from, to, day, resolution, commodity);

@@ -5,6 +5,8 @@ import static org.meterstore.api.InvalidInput.assertInvalidMessage;
 import static org.meterstore.api.commodity.Commodity.STROM;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -119,5 +121,43 @@ class MeteringCalendarAlignmentTest {
     assertInvalidMessage(
         () -> MeteringCalendar.isAligned(Instant.MAX, null, Resolution.P1Y, STROM),
         "Invalid instant: '" + Instant.MAX + "' (outside the supported date range)");
+  }
+
+  /**
+   * A grid that divides an hour is decided without zone arithmetic; it must agree with the rule
+   * itself — a whole number of steps from the start of the balancing day, the interval one step
+   * long and inside the day — for every commodity, through both clock changes of several years, on
+   * the grid and off it.
+   */
+  @Test
+  void aGridThatDividesAnHourAgreesWithCountingFromTheDayStart() {
+    java.util.Random random = new java.util.Random(20261205L);
+    List<Resolution> grids = List.of(Resolution.PT15M, Resolution.PT1H, Resolution.parse("PT5M"));
+    Instant first = Instant.parse("2019-01-01T00:00:00Z");
+    for (int i = 0; i < 200_000; i++) {
+      Resolution r = grids.get(random.nextInt(grids.size()));
+      long step = r.fixedLength().orElseThrow().getSeconds();
+      // mostly on a 5-minute grid, sometimes a second or a half off it
+      Instant from =
+          first.plusSeconds(
+              300L * random.nextInt(12 * 24 * 365 * 10) + (random.nextInt(20) == 0 ? 1 : 0));
+      Instant to = random.nextInt(10) == 0 ? from.plusSeconds(step * 2) : from.plusSeconds(step);
+      for (Commodity commodity : Commodity.values()) {
+        LocalDate day = MeteringCalendar.balancingDay(from, commodity);
+        long offset =
+            java.time.Duration.between(MeteringCalendar.dayStart(day, commodity), from)
+                .getSeconds();
+        boolean expected =
+            offset % step == 0
+                && to.equals(from.plusSeconds(step))
+                && !to.isAfter(MeteringCalendar.dayEnd(day, commodity));
+        assertThat(MeteringCalendar.isAligned(from, to, r, commodity))
+            .as("%s %s [%s, %s)", r, commodity, from, to)
+            .isEqualTo(expected);
+        assertThat(MeteringCalendar.isAligned(from, null, r, commodity))
+            .as("%s %s point %s", r, commodity, from)
+            .isEqualTo(offset % step == 0);
+      }
+    }
   }
 }
