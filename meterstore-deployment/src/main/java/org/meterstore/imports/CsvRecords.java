@@ -93,10 +93,12 @@ final class CsvRecords implements AutoCloseable {
       while (pos < len) {
         char c = buf[pos];
         if (c == ',' || c == '\n' || c == '\r') {
-          if (field.length() == 0 && pos > start) {
-            plain = new String(buf, start, pos - start);
-          } else {
-            field.append(buf, start, pos - start);
+          if (pos > start) {
+            if (field.length() == 0) {
+              plain = new String(buf, start, pos - start);
+            } else {
+              field.append(buf, start, pos - start);
+            }
           }
           pos++;
           if (c == '\r') {
