@@ -195,11 +195,17 @@ final class IngestBench {
    */
   static void createRawTable(Deployment d, String table, Instant first, Instant end)
       throws Exception {
+    createRawTable(d, table, table, first, end);
+  }
+
+  /** As {@link #createRawTable(Deployment, String, Instant, Instant)}, named {@code raw.<raw>}. */
+  static void createRawTable(Deployment d, String table, String raw, Instant first, Instant end)
+      throws Exception {
     try (Statement s = d.raw.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS raw");
       s.execute(
           "CREATE TABLE raw."
-              + table
+              + raw
               + " (LIKE \""
               + d.hot.schema()
               + "\"."
@@ -210,11 +216,11 @@ final class IngestBench {
       for (Instant day = dayStart; day.isBefore(end); day = day.plus(Duration.ofDays(1))) {
         s.execute(
             "CREATE TABLE raw."
-                + table
+                + raw
                 + "_"
                 + day.getEpochSecond()
                 + " PARTITION OF raw."
-                + table
+                + raw
                 + " FOR VALUES FROM ('"
                 + day
                 + "') TO ('"
