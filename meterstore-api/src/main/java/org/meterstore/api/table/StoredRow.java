@@ -1,6 +1,7 @@
 package org.meterstore.api.table;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +29,19 @@ public final class StoredRow {
    */
   public static Object[] of(TableDefinition table, StoredReading stored) {
     Reading r = stored.reading();
-    return row(table, stored, r.obisCode().toString(), r.versionScope().toString());
+    return row(
+        table,
+        stored,
+        r.obisCode().toString(),
+        r.versionScope().toString(),
+        new BigDecimal(stored.version().value()));
   }
 
   /**
    * A converter for many readings of {@code table}, as {@link #of} makes each row. It remembers the
-   * text of the last OBIS code and version scope it converted, so a stream of readings that share
-   * them (an import, whose parser hands out one object per distinct value) spells each once. Not
-   * thread-safe.
+   * text of the last OBIS code and version scope it converted and the decimal of the last version,
+   * so a stream of readings that share them (an import, whose parser hands out one object per
+   * distinct value) spells each once and its rows share them. Not thread-safe.
    */
   public static Function<StoredReading, Object[]> converter(TableDefinition table) {
     return new Function<>() {
@@ -43,6 +49,8 @@ public final class StoredRow {
       private String obisText;
       private VersionScope scope;
       private String scopeText;
+      private BigInteger version;
+      private BigDecimal versionDecimal;
 
       @Override
       public Object[] apply(StoredReading stored) {
@@ -55,13 +63,21 @@ public final class StoredRow {
           scope = r.versionScope();
           scopeText = scope.toString();
         }
-        return row(table, stored, obisText, scopeText);
+        if (stored.version().value() != version) {
+          version = stored.version().value();
+          versionDecimal = new BigDecimal(version);
+        }
+        return row(table, stored, obisText, scopeText, versionDecimal);
       }
     };
   }
 
   private static Object[] row(
-      TableDefinition table, StoredReading stored, String obisText, String scopeText) {
+      TableDefinition table,
+      StoredReading stored,
+      String obisText,
+      String scopeText,
+      BigDecimal version) {
     Reading r = stored.reading();
     Map<String, String> extra = table.accept(r);
     List<Object> row = new ArrayList<>(COLUMNS + extra.size() + 1);
@@ -75,7 +91,7 @@ public final class StoredRow {
     row.add(r.unit().name());
     row.add(r.quality().name());
     row.add(r.resolution() == null ? null : r.resolution().toString());
-    row.add(new BigDecimal(stored.version().value()));
+    row.add(version);
     row.add(scopeText);
     row.add(stored.recordedAt());
     row.add(stored.balancingDay());

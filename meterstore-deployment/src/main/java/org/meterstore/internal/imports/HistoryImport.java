@@ -287,8 +287,12 @@ public final class HistoryImport {
         max = max == null || from.isAfter(max) ? from : max;
       }
     }
-    if (!below.isEmpty()) {
-      var result = cold.appendCorrectionRows(below, now);
+    // corrections are classified against what is stored with maps that grow with the batch: at
+    // most a chunk at a time, so a whole buffer of them holds no more than the buffer itself
+    for (int start = 0; start < below.size(); start += options.chunkRows()) {
+      List<Object[]> part =
+          below.subList(start, Math.min(below.size(), start + options.chunkRows()));
+      var result = cold.appendCorrectionRows(part, now);
       tally.add(result.outcomes());
       tally.commits += result.snapshotId() >= 0 ? 1 : 0;
     }
