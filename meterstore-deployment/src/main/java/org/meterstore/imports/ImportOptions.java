@@ -5,7 +5,7 @@ import org.meterstore.api.MeterStoreException;
 
 /**
  * How an import runs. Its memory is bounded by {@code chunkRows × chunksHeld} readings (plus the
- * few thousand read ahead), whatever the fleet's size: at the defaults about 100 MiB of heap.
+ * few thousand read ahead), whatever the fleet's size.
  *
  * @param chunkRows readings per chunk, at least 1 (default 100 000): each chunk is committed on its
  *     own
