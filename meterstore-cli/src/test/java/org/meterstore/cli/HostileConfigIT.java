@@ -103,6 +103,13 @@ class HostileConfigIT {
             "url = \"jdbc:postgresql://meter:{S}@" + CLOSED + "/" + "a".repeat(5000) + "\""));
     h.add(
         hot("url with a unicode host", "url = \"jdbc:postgresql://meter:{S}@zähler.example:1/m\""));
+    // issue #38: a secret pasted into a key whose value then fails to parse
+    h.add(hot("a secret as the whole url", "url = \"{S}\""));
+    h.add(hot("not a url, a secret in it", "url = \"not a url {S}\""));
+    h.add(hot("a secret as the pool size", "pool_size = \"{S}\""));
+    h.add(hot("a secret as the ddl lock timeout", "ddl_lock_timeout = \"{S}\""));
+    h.add(cold("a secret as the rest catalog uri", "catalog = \"rest\"\nuri = \"{S}\""));
+    h.add(cold("a secret as the catalog kind", "catalog = \"{S}\""));
     h.add(
         hot(
             "password, closed port",

@@ -65,6 +65,11 @@ public record ColdSection(
     if (catalog == CatalogKind.REST && (uri == null || uri.isBlank())) {
       throw ConfigErrors.config("Invalid cold.uri: null (required for the rest catalog)");
     }
+    if (catalog == CatalogKind.REST && !isHttpUri(uri)) {
+      // not a URI at all: nothing of it is shown, it may be a secret pasted into the wrong key
+      throw ConfigErrors.config(
+          "Invalid cold.uri: (value not shown) (the http:// or https:// URI of the REST catalog)");
+    }
     if (Redaction.hasUserInfo(uri)) {
       throw ConfigErrors.config(
           "Invalid cold.uri: '"
@@ -146,5 +151,16 @@ public record ColdSection(
         + ", plannedFilesCacheBytes="
         + plannedFilesCacheBytes
         + "]";
+  }
+
+  private static boolean isHttpUri(String uri) {
+    try {
+      java.net.URI parsed = new java.net.URI(uri);
+      return ("http".equalsIgnoreCase(parsed.getScheme())
+              || "https".equalsIgnoreCase(parsed.getScheme()))
+          && parsed.getHost() != null;
+    } catch (java.net.URISyntaxException e) {
+      return false;
+    }
   }
 }

@@ -126,7 +126,7 @@ final class ConfigReader {
     return switch (mode) {
       case "plain" -> DetachMode.PLAIN;
       case "concurrently" -> DetachMode.CONCURRENTLY;
-      default -> throw s.invalid("detach_mode", mode, "plain or concurrently");
+      default -> throw s.invalid("detach_mode", "plain or concurrently");
     };
   }
 
@@ -136,7 +136,7 @@ final class ConfigReader {
         switch (kind) {
           case "jdbc" -> CatalogKind.JDBC;
           case "rest" -> CatalogKind.REST;
-          default -> throw s.invalid("catalog", kind, "jdbc or rest");
+          default -> throw s.invalid("catalog", "jdbc or rest");
         };
     String warehouse = s.string("warehouse", null);
     S3Section s3 = s.has("s3") ? s3(s.table("s3")) : null;
@@ -180,10 +180,8 @@ final class ConfigReader {
     int attempts = s.integer("retry_attempts", ColdTimeouts.DEFAULT_RETRY_ATTEMPTS, 1, 10);
     Duration call = timeout(s, "call_timeout", ColdTimeouts.defaultCallTimeout(request));
     if (call.compareTo(request) < 0) {
-      throw s.invalid(
-          "call_timeout",
-          call.toString(),
-          "at least request_timeout (" + request + "), at most 10m");
+      throw s.outOfRange(
+          "call_timeout", call, "at least request_timeout (" + request + "), at most 10m");
     }
     return new ColdTimeouts(connect, request, attempts, call);
   }
@@ -191,7 +189,7 @@ final class ConfigReader {
   private static Duration timeout(Section s, String name, Duration fallback) {
     Duration d = s.duration(name, fallback);
     if (d.isZero() || d.isNegative() || d.compareTo(Duration.ofMinutes(10)) > 0) {
-      throw s.invalid(name, d.toString(), "more than 0s, at most 10m");
+      throw s.outOfRange(name, d, "more than 0s, at most 10m");
     }
     return d;
   }
@@ -202,7 +200,7 @@ final class ConfigReader {
     try {
       uri = endpoint == null ? null : URI.create(endpoint);
     } catch (IllegalArgumentException e) {
-      throw s.invalid("endpoint", Redaction.url(endpoint), "a URI such as http://127.0.0.1:9000");
+      throw s.invalid("endpoint", "a URI such as http://127.0.0.1:9000");
     }
     S3Section out =
         new S3Section(
@@ -270,7 +268,7 @@ final class ConfigReader {
         switch (model) {
           case "interval" -> TimeModel.INTERVAL;
           case "point" -> TimeModel.POINT;
-          default -> throw s.invalid("time_model", model, "interval or point");
+          default -> throw s.invalid("time_model", "interval or point");
         };
     boolean meloInKey = s.bool("melo_in_key", false);
     String subject = s.string("subject_column", null);
@@ -309,7 +307,7 @@ final class ConfigReader {
     String roleText = s.string("role", "attribute");
     ColumnRole role = spelt(ColumnRole.values(), roleText);
     if (role == null) {
-      throw s.invalid("role", roleText, "identity, attribute, coded or checked");
+      throw s.invalid("role", "identity, attribute, coded or checked");
     }
     List<String> values = s.strings("values");
     String checkText = s.string("check", null);
@@ -317,7 +315,7 @@ final class ConfigReader {
     if (checkText != null) {
       check = spelt(CheckedKind.values(), checkText);
       if (check == null) {
-        throw s.invalid("check", checkText, "malo, melo, eic or bdew");
+        throw s.invalid("check", "malo, melo, eic or bdew");
       }
     }
     s.finish();

@@ -47,9 +47,10 @@ public record HotSection(
   /** Validates every component ({@code CONFIG}). */
   public HotSection {
     if (url != null && !url.startsWith("jdbc:postgresql:")) {
+      // not a URL at all: nothing of it is shown, it may be a secret pasted into the wrong key
       throw new MeterStoreException(
           ErrorKind.CONFIG,
-          "Invalid hot.url: '" + Redaction.url(url) + "' (a jdbc:postgresql: URL, or no url)");
+          "Invalid hot.url: (value not shown) (a jdbc:postgresql: URL, or no url)");
     }
     if (Redaction.hasUserInfo(url)) {
       throw new MeterStoreException(

@@ -54,7 +54,7 @@ final class Section {
       return fallback;
     }
     if (!v.isTextual()) {
-      throw invalid(name, v.toString(), "a string");
+      throw invalid(name, "a string");
     }
     return Interpolation.apply(v.textValue(), key(name), env);
   }
@@ -75,8 +75,12 @@ final class Section {
     if (v == null) {
       return fallback;
     }
-    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < min || v.intValue() > max) {
-      throw invalid(name, v.toString(), "a whole number from " + min + " to " + max);
+    String rule = "a whole number from " + min + " to " + max;
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw invalid(name, rule);
+    }
+    if (v.intValue() < min || v.intValue() > max) {
+      throw outOfRange(name, v.intValue(), rule);
     }
     return v.intValue();
   }
@@ -87,7 +91,7 @@ final class Section {
       return fallback;
     }
     if (!v.isBoolean()) {
-      throw invalid(name, v.toString(), "true or false");
+      throw invalid(name, "true or false");
     }
     return v.booleanValue();
   }
@@ -99,7 +103,7 @@ final class Section {
     }
     Duration d = Units.duration(text);
     if (d == null) {
-      throw invalid(name, text, Units.DURATION_RULE);
+      throw invalid(name, Units.DURATION_RULE);
     }
     return d;
   }
@@ -111,7 +115,7 @@ final class Section {
     }
     Period p = Units.period(text);
     if (p == null) {
-      throw invalid(name, text, Units.PERIOD_RULE);
+      throw invalid(name, Units.PERIOD_RULE);
     }
     return p;
   }
@@ -123,7 +127,7 @@ final class Section {
     }
     long b = Units.bytes(text);
     if (b < 0) {
-      throw invalid(name, text, Units.SIZE_RULE);
+      throw invalid(name, Units.SIZE_RULE);
     }
     return b;
   }
@@ -134,7 +138,7 @@ final class Section {
       return fallback;
     }
     if (text.isBlank()) {
-      throw invalid(name, text, "a directory path");
+      throw invalid(name, "a directory path");
     }
     return base.resolve(text).normalize();
   }
@@ -146,12 +150,12 @@ final class Section {
       return out;
     }
     if (!v.isArray()) {
-      throw invalid(name, v.toString(), "an array of strings");
+      throw invalid(name, "an array of strings");
     }
     for (int i = 0; i < v.size(); i++) {
       JsonNode e = v.get(i);
       if (!e.isTextual()) {
-        throw invalid(name + "[" + i + "]", e.toString(), "a string");
+        throw invalid(name + "[" + i + "]", "a string");
       }
       out.add(Interpolation.apply(e.textValue(), key(name) + "[" + i + "]", env));
     }
@@ -162,7 +166,7 @@ final class Section {
   Section table(String name) {
     JsonNode v = raw(name);
     if (v != null && !v.isObject()) {
-      throw invalid(name, v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT), "a table");
+      throw invalid(name, "a table, not a " + typeName(v));
     }
     return new Section(
         v == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode() : v,
@@ -178,14 +182,11 @@ final class Section {
       return out;
     }
     if (!v.isArray()) {
-      throw invalid(
-          name,
-          v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT),
-          "[[" + key(name) + "]] entries");
+      throw invalid(name, "[[" + key(name) + "]] entries, not a " + typeName(v));
     }
     for (int i = 0; i < v.size(); i++) {
       if (!v.get(i).isObject()) {
-        throw invalid(name + "[" + i + "]", v.get(i).toString(), "a table");
+        throw invalid(name + "[" + i + "]", "a table");
       }
       out.add(new Section(v.get(i), key(name) + "[" + i + "]", env));
     }
@@ -224,16 +225,28 @@ final class Section {
       return null;
     }
     if (v.isNumber()) {
-      throw invalid(name, v.toString(), rule + "; a bare number has no unit");
+      throw invalid(name, rule + "; a bare number has no unit");
     }
     if (!v.isTextual()) {
-      throw invalid(name, v.toString(), rule);
+      throw invalid(name, rule);
     }
     return Interpolation.apply(v.textValue(), key(name), env);
   }
 
-  RuntimeException invalid(String name, String value, String rule) {
-    String shown = value.length() > 64 ? value.substring(0, 64) + "…" : value;
-    return ConfigErrors.config("Invalid " + key(name) + ": '" + shown + "' (" + rule + ")");
+  /**
+   * A value that failed to parse, or is not one of the allowed words. The value itself is never
+   * shown: a secret pasted into the wrong key must not reach a terminal or a log (issue #38).
+   */
+  RuntimeException invalid(String name, String rule) {
+    return ConfigErrors.config("Invalid " + key(name) + ": (value not shown) (" + rule + ")");
+  }
+
+  /** A value that parsed (a number, a duration) but lies outside its range: shown as parsed. */
+  RuntimeException outOfRange(String name, Object parsed, String rule) {
+    return ConfigErrors.config("Invalid " + key(name) + ": " + parsed + " (" + rule + ")");
+  }
+
+  private static String typeName(JsonNode v) {
+    return v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
   }
 }
