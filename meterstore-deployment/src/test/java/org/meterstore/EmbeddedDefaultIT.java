@@ -84,6 +84,19 @@ class EmbeddedDefaultIT {
     }
 
     assertThat(dataDir.resolve("pg/PG_VERSION")).exists();
+    // the binaries ran from the user's private cache (0700), not from the shared temp directory
+    Path home = Path.of(System.getProperty("user.home"));
+    Path binaries =
+        Files.isWritable(home)
+            ? home.resolve(".cache/meterstore/embedded-pg")
+            : dataDir.resolve("pg-binaries");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(binaries)))
+        .isEqualTo("rwx------");
+    try (var files = Files.walk(binaries, 5)) {
+      assertThat(files.filter(f -> f.endsWith("bin/postgres"))).isNotEmpty();
+    }
     assertThat(parquetFiles(dataDir.resolve("warehouse"))).isNotEmpty();
 
     try (MeterCatalog c = MeterStores.open(config, OpenTelemetry.noop())) {

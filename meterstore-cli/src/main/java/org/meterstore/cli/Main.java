@@ -20,10 +20,12 @@ public final class Main {
 
   /** Runs the command on the process's streams and exits with its exit code. */
   public static void main(String[] args) {
-    if (java.util.Arrays.asList(args).contains("--verbose")) {
+    boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+    if (verbose) {
       // before the first logger exists: slf4j-simple reads its level once
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
     }
+    JulBridge.install(verbose);
     System.exit(run(Io.system(), args));
   }
 

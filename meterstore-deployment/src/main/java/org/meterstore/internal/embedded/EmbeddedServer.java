@@ -127,7 +127,14 @@ public final class EmbeddedServer implements AutoCloseable {
       boolean managed = HbaFile.isManaged(cluster);
       password = password(passwordFile, fresh || !managed, cluster);
       ServerAddress address = ServerAddress.choose(dataDir, cluster);
-      Zonky.Started started = Zonky.start(cluster, address, password, passwordFile);
+      Path binaries =
+          BinaryDirectory.prepare(
+              BinaryDirectory.location(System.getProperty("user.home"), dataDir));
+      // zonky makes its working directory writable for everyone (it expects a shared temp
+      // folder): give it one inside the verified directory, which nobody else can enter
+      Zonky.Started started =
+          Zonky.start(
+              cluster, binaries.resolve(BinaryDirectory.UNPACKED), address, password, passwordFile);
       server = started.server();
       if (!managed) {
         TrustMigration.run(started.jdbcUrl(), password, cluster, !fresh);

@@ -14,17 +14,20 @@ import org.meterstore.config.Secret;
  * as {@code --key=value}; two of those give a new cluster its superuser password and password
  * authentication from the start ({@code --auth} after {@code -A} wins), so no new cluster ever
  * trusts anyone. Zonky checks readiness by connecting with its connect options, which carry the
- * password.
+ * password. The binaries are unpacked into {@code binaries} ({@link BinaryDirectory}), not into the
+ * shared temporary directory.
  */
 final class Zonky {
   private Zonky() {}
 
   record Started(AutoCloseable server, String jdbcUrl) {}
 
-  static Started start(Path cluster, ServerAddress address, Secret password, Path passwordFile)
+  static Started start(
+      Path cluster, Path binaries, ServerAddress address, Secret password, Path passwordFile)
       throws IOException {
     EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
+            .setOverrideWorkingDirectory(binaries.toFile())
             .setDataDirectory(cluster)
             .setCleanDataDirectory(false)
             .setPort(address.port())
