@@ -17,8 +17,8 @@ import org.meterstore.api.table.ColumnType;
  * text: the values arrive as they are stored. The fleet benchmark's second baseline (issue #37):
  * PostgreSQL's fastest way in, beside text {@code COPY}.
  *
- * <p>An {@code Instant} finer than a microsecond has no exact binary form ({@link #encodable}); the
- * data set has none.
+ * <p>An {@code Instant} is sent in whole microseconds (a finer one would be cut); the data set has
+ * none finer.
  */
 final class CopyBinary {
   private static final byte[] SIGNATURE = {
@@ -40,16 +40,6 @@ final class CopyBinary {
     out.write(SIGNATURE, 0, SIGNATURE.length);
     out.writeInt(0); // flags: no OIDs
     out.writeInt(0); // no header extension
-  }
-
-  /** Whether every value of {@code row} has an exact binary form (see the class comment). */
-  static boolean encodable(Object[] row) {
-    for (Object v : row) {
-      if (v instanceof Instant i && i.getNano() % 1_000 != 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Appends one row: one value per column, of the column's Java type, null for SQL NULL. */

@@ -1,12 +1,8 @@
 package org.meterstore.cold.internal.commit;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,11 +10,9 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.WriteOutcome;
@@ -45,19 +39,19 @@ final class DuplicateCheck {
    * How far before the batch's earliest start a stored span can begin and still overlap it: the
    * longest interval a reading can have is one balancing month (P1M, at most 31 days and an hour).
    */
-  private static final java.time.Duration LONGEST_SPAN = java.time.Duration.ofDays(32);
+  static final java.time.Duration LONGEST_SPAN = java.time.Duration.ofDays(32);
 
   private final TableDefinition definition;
   private final RowConverter converter;
   private final int[] keyIndex;
-  private final int version;
+  final int version;
   private final int scope;
   private final int value;
   private final int unit;
   private final int quality;
-  private final int from;
-  private final int to;
-  private final int[] spanKeyIndex;
+  final int from;
+  final int to;
+  final int[] spanKeyIndex;
   private final FooterCache footers;
 
   /** A check of {@code definition}'s batches; {@code footers} may be null (no cache). */
@@ -107,169 +101,6 @@ final class DuplicateCheck {
       outcomes.add(outcome);
     }
     return outcomes;
-  }
-
-  /** A batch classified: one outcome per row in batch order, and the rows to append. */
-  record Classified(List<WriteOutcome> outcomes, List<Object[]> toAppend) {}
-
-  /**
-   * Whether a stored row could decide a reading of {@code batch}: share its merge key ({@code from}
-   * at or after the batch's earliest) or, where spans are checked, overlap one of its spans (a span
-   * starting at most {@link #LONGEST_SPAN} before and ending after the batch's earliest start). One
-   * planning of the current snapshot with that filter, no file opened. For a window imported at W
-   * (every stored {@code from} below W, every batch {@code from} at or above it) it is false on a
-   * grid that excludes overlap, and false unless a stored span crosses W otherwise.
-   */
-  boolean storedCanDecide(Table table, List<Object[]> batch) {
-    if (table.currentSnapshot() == null || batch.isEmpty()) {
-      return false;
-    }
-    Instant min = null;
-    for (Object[] r : batch) {
-      Instant f = (Instant) r[from];
-      min = min == null || f.isBefore(min) ? f : min;
-    }
-    String fromName = StandardColumn.FROM.columnName();
-    Expression sameKey = Expressions.greaterThanOrEqual(fromName, micros(min));
-    Expression reaching =
-        spansChecked()
-            ? Expressions.or(
-                sameKey,
-                Expressions.and(
-                    Expressions.greaterThanOrEqual(fromName, micros(min.minus(LONGEST_SPAN))),
-                    Expressions.or(
-                        Expressions.isNull(StandardColumn.TO.columnName()),
-                        Expressions.greaterThan(StandardColumn.TO.columnName(), micros(min)))))
-            : sameKey;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(reaching).planFiles()) {
-      return tasks.iterator().hasNext();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Classifies {@code batch} against itself alone, by the rules of {@link #classify(Table, List)},
-   * for a batch no stored row can decide ({@link #storedCanDecide} false). Instead of hash maps of
-   * merge keys and span trees it sorts the batch once by reading and {@code from} (stable, so the
-   * readings of one merge key keep their batch order and are classified in it) and walks it: a
-   * merge key seen once is {@code INSERTED}, repeats are decided against the key's earlier readings
-   * exactly as the general check does. The rows to append come out in that order, grouped by
-   * ascending {@code malo_id} as the writer wants them. Returns null when two of the batch's spans
-   * of one reading and version overlap: the general check then names the reading.
-   *
-   * @throws MeterStoreException {@code INTEGRITY_VIOLATION} as {@link #classify(Table, List)}
-   */
-  Classified classifyAlone(List<Object[]> batch) {
-    Integer[] order = new Integer[batch.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Object[][] rows = batch.toArray(new Object[0][]);
-    Arrays.sort(order, byReadingAndFrom(rows));
-    WriteOutcome[] outcomes = new WriteOutcome[rows.length];
-    List<Object[]> toAppend = new ArrayList<>(rows.length);
-    List<Object[]> versions = new ArrayList<>();
-    SpanEnds ends = new SpanEnds();
-    for (int start = 0; start < order.length; ) {
-      Object[] first = rows[order[start]];
-      int end = start + 1;
-      while (end < order.length && sameKey(first, rows[order[end]])) {
-        end++;
-      }
-      if (start > 0 && !sameReading(first, rows[order[start - 1]])) {
-        ends.clear();
-      }
-      versions.clear();
-      List<Object> key = end - start > 1 ? key(first) : null;
-      for (int i = start; i < end; i++) {
-        Object[] row = rows[order[i]];
-        WriteOutcome outcome = key == null ? WriteOutcome.INSERTED : classify(row, key, versions);
-        if (outcome != WriteOutcome.DUPLICATE) {
-          if (spansChecked() && row[to] != null && !ends.admit(row)) {
-            return null;
-          }
-          versions.add(row);
-          toAppend.add(row);
-        }
-        outcomes[order[i]] = outcome;
-      }
-      start = end;
-    }
-    return new Classified(Arrays.asList(outcomes), toAppend);
-  }
-
-  /**
-   * The latest end of the spans admitted so far for each version of one reading. The batch walks a
-   * reading's rows by ascending {@code from} and admits at most one per version and start (a repeat
-   * is a duplicate or refused), so a span overlaps an earlier one of its version exactly when that
-   * version's latest end lies after its start.
-   */
-  private final class SpanEnds {
-    private final List<BigDecimal> versions = new ArrayList<>(2);
-    private final List<Instant> ends = new ArrayList<>(2);
-
-    void clear() {
-      versions.clear();
-      ends.clear();
-    }
-
-    boolean admit(Object[] row) {
-      BigDecimal v = (BigDecimal) row[version];
-      Instant start = (Instant) row[from];
-      Instant stop = (Instant) row[to];
-      for (int i = 0; i < versions.size(); i++) {
-        if (versions.get(i).compareTo(v) == 0) {
-          if (ends.get(i).isAfter(start)) {
-            return false;
-          }
-          ends.set(i, later(ends.get(i), stop));
-          return true;
-        }
-      }
-      versions.add(v);
-      ends.add(stop);
-      return true;
-    }
-  }
-
-  /** By the reading's columns (the merge key without {@code from}), then by {@code from}. */
-  private Comparator<Integer> byReadingAndFrom(Object[][] rows) {
-    return (a, b) -> {
-      Object[] x = rows[a];
-      Object[] y = rows[b];
-      for (int i : spanKeyIndex) {
-        int c = compare(x[i], y[i]);
-        if (c != 0) {
-          return c;
-        }
-      }
-      return ((Instant) x[from]).compareTo((Instant) y[from]);
-    };
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static int compare(Object a, Object b) {
-    if (a == b) {
-      return 0;
-    }
-    if (a == null || b == null) {
-      return a == null ? -1 : 1;
-    }
-    return ((Comparable) a).compareTo(b);
-  }
-
-  private boolean sameReading(Object[] a, Object[] b) {
-    for (int i : spanKeyIndex) {
-      if (compare(a[i], b[i]) != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private boolean sameKey(Object[] a, Object[] b) {
-    return a[from].equals(b[from]) && sameReading(a, b);
   }
 
   /**
@@ -334,7 +165,8 @@ final class DuplicateCheck {
     return key;
   }
 
-  private WriteOutcome classify(Object[] row, List<Object> key, List<Object[]> versions) {
+  /** The outcome of {@code row} against the stored and earlier {@code versions} of its key. */
+  WriteOutcome classify(Object[] row, List<Object> key, List<Object[]> versions) {
     BigDecimal v = (BigDecimal) row[version];
     BigDecimal highest = null;
     for (Object[] other : versions) {
@@ -375,7 +207,7 @@ final class DuplicateCheck {
             + rule);
   }
 
-  private List<Object> key(Object[] row) {
+  List<Object> key(Object[] row) {
     List<Object> key = new ArrayList<>(keyIndex.length);
     for (int i : keyIndex) {
       key.add(row[i]);
@@ -424,7 +256,7 @@ final class DuplicateCheck {
   }
 
   /** On a grid that excludes overlap, the version check decides everything (see classify). */
-  private boolean spansChecked() {
+  boolean spansChecked() {
     return !definition.gridExcludesOverlap();
   }
 
@@ -462,7 +294,7 @@ final class DuplicateCheck {
     return before != null && before.getValue().isAfter((Instant) row[from]);
   }
 
-  private static Instant later(Instant a, Instant b) {
+  static Instant later(Instant a, Instant b) {
     return a.isAfter(b) ? a : b;
   }
 
@@ -495,7 +327,7 @@ final class DuplicateCheck {
         Expressions.or(Expressions.isNull(toName), Expressions.greaterThan(toName, micros(min))));
   }
 
-  private static long micros(Instant i) {
+  static long micros(Instant i) {
     return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
   }
 }

@@ -29,8 +29,8 @@ import org.meterstore.cold.internal.layout.RowConverter;
  * correction that lands between two attempts is seen. Where the metadata shows that no stored row
  * can decide a reading (the usual window at W: nothing stored at or above W, no stored span
  * crossing it) the batch is classified against itself alone, by one sort instead of hash maps
- * ({@link DuplicateCheck#classifyAlone}), and its files are encoded on the {@code encoders} as well
- * as the calling thread.
+ * ({@link BatchClassification#classifyAlone}), and its files are encoded on the {@code encoders} as
+ * well as the calling thread.
  */
 public final class ImportCommitter {
   private final TableAccess access;
@@ -63,8 +63,9 @@ public final class ImportCommitter {
                   Table table = attempt.table();
                   RowConverter converter = new RowConverter(definition, table.schema());
                   DuplicateCheck check = new DuplicateCheck(definition, converter, null);
-                  DuplicateCheck.Classified alone =
-                      check.storedCanDecide(table, rows) ? null : check.classifyAlone(rows);
+                  BatchClassification batch = new BatchClassification(check);
+                  BatchClassification.Classified alone =
+                      batch.storedCanDecide(table, rows) ? null : batch.classifyAlone(rows);
                   if (alone != null) {
                     outcomes.set(alone.outcomes());
                     return alone.toAppend();

@@ -30,10 +30,10 @@ import org.meterstore.cold.internal.layout.RowConverter;
 import org.meterstore.cold.internal.layout.TableLayout;
 
 /**
- * The in-batch classification of a window at W ({@link DuplicateCheck#classifyAlone}) against the
- * general check on an empty table, on thousands of random batches full of repeats, restatements,
- * new versions, a second operator and overlapping spans: the same outcomes, the same refusals, and
- * the rows to append grouped by ascending MaLo.
+ * The in-batch classification of a window at W ({@link BatchClassification#classifyAlone}) against
+ * the general check on an empty table, on thousands of random batches full of repeats,
+ * restatements, new versions, a second operator and overlapping spans: the same outcomes, the same
+ * refusals, and the rows to append grouped by ascending MaLo.
  */
 class DuplicateCheckAloneTest {
   private static final Instant DAY = Instant.parse("2026-03-10T00:00:00Z");
@@ -74,7 +74,7 @@ class DuplicateCheckAloneTest {
         batch.add(row(def, malo, slot, Resolution.PT15M, "20260315000000", "1", OPERATORS[0]));
       }
     }
-    DuplicateCheck.Classified alone = check.classifyAlone(batch);
+    BatchClassification.Classified alone = new BatchClassification(check).classifyAlone(batch);
     assertThat(alone.outcomes()).hasSize(batch.size()).containsOnly(WriteOutcome.INSERTED);
     assertThat(alone.toAppend()).hasSameSizeAs(batch);
     assertGroupedByMalo(def, alone.toAppend());
@@ -86,10 +86,18 @@ class DuplicateCheckAloneTest {
             TableIdentifier.of("ns", def.name()), TableLayout.schema(def), null, Map.of());
     DuplicateCheck check = new DuplicateCheck(def, new RowConverter(def, table.schema()), null);
     assertThat(
-            check.storedCanDecide(
-                table,
-                List.<Object[]>of(
-                    row(def, MALOS[0], 0, Resolution.PT15M, "20260315000000", "1", OPERATORS[0]))))
+            new BatchClassification(check)
+                .storedCanDecide(
+                    table,
+                    List.<Object[]>of(
+                        row(
+                            def,
+                            MALOS[0],
+                            0,
+                            Resolution.PT15M,
+                            "20260315000000",
+                            "1",
+                            OPERATORS[0]))))
         .isFalse(); // nothing stored: nothing decides
     Random random = new Random(20261205L);
     int refused = 0;
@@ -103,9 +111,9 @@ class DuplicateCheckAloneTest {
       } catch (MeterStoreException e) {
         general = e;
       }
-      DuplicateCheck.Classified alone;
+      BatchClassification.Classified alone;
       try {
-        alone = check.classifyAlone(batch);
+        alone = new BatchClassification(check).classifyAlone(batch);
       } catch (MeterStoreException e) {
         assertThat(general).as("batch %d: refused alone only: %s", b, e.getMessage()).isNotNull();
         assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION);
