@@ -42,7 +42,7 @@ public class MeterStoreException extends RuntimeException {
    */
   public static MeterStoreException invalid(String field, Object value, String rule) {
     return new MeterStoreException(
-        ErrorKind.INVALID_INPUT, "Invalid " + field + ": " + quote(value) + " (" + rule + ")");
+        ErrorKind.INVALID_INPUT, "Invalid " + field + ": " + shown(value) + " (" + rule + ")");
   }
 
   /**
@@ -63,7 +63,12 @@ public class MeterStoreException extends RuntimeException {
             + " create it (again) with 'meterstore create'");
   }
 
-  private static String quote(Object value) {
+  /**
+   * How {@link #invalid} shows a value: quoted, its first 64 characters with control characters as
+   * {@code ?}, and its length when longer; {@code null} unquoted. A caller that must keep a value
+   * out of a message (a configuration value that may be a secret) finds it by this form.
+   */
+  public static String shown(Object value) {
     if (value == null) {
       return "null";
     }

@@ -187,6 +187,18 @@ class HostileConfigIT {
         s3(
             "s3 secret in a misspelt key",
             "region = \"eu\"\naccess_key_id = \"k\"\nsecret_key = \"{S}\""));
+    // issue #38: a secret pasted into a key a table's own rules refuse
+    h.add(table("a secret as a table name", "name = \"{S}\""));
+    h.add(table("a secret as the resolution", "resolution = \"{S}\""));
+    h.add(table("a secret as the subject column", "subject_column = \"{S}\""));
+    h.add(
+        table(
+            "a secret as a column name",
+            "[[tables.extra_columns]]\nname = \"{S}\"\nrole = \"attribute\""));
+    h.add(
+        table(
+            "a secret among a coded column's values",
+            "[[tables.extra_columns]]\nname = \"tarif\"\nrole = \"coded\"\nvalues = [\"HT\", \"{S}'\"]"));
     h.add(erasure("erasure key that is not base64", "k1 = \"{S}\""));
     h.add(erasure("erasure key of the wrong length", "k1 = \"" + ENCODED + "\""));
     return h;
@@ -350,6 +362,15 @@ class HostileConfigIT {
   private static Hostile erasure(String name, String keyLine) {
     String body =
         rest().replaceAll("k1 = \"[^\"]*\"", java.util.regex.Matcher.quoteReplacement(keyLine));
+    return new Hostile(name, hotSection() + body);
+  }
+
+  /** {@code lines} replace the one table's name, or follow its keys. */
+  private static Hostile table(String name, String lines) {
+    String body =
+        lines.startsWith("name =")
+            ? rest().replace("name = \"strom\"", lines)
+            : rest() + lines + "\n";
     return new Hostile(name, hotSection() + body);
   }
 

@@ -1,5 +1,6 @@
 package org.meterstore.config;
 
+import java.util.List;
 import java.util.function.Supplier;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
@@ -19,6 +20,31 @@ final class ConfigErrors {
         throw e;
       }
       throw config("In " + at + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * As {@link #asConfig(String, Supplier)}, and a value of {@code raw} (the section's texts as
+   * written) that the error shows as the invalid value is replaced by {@code (value not shown)}: a
+   * value that fails a rule may be a secret pasted into the wrong key. The cause is dropped with
+   * it, since its message holds the value.
+   */
+  static <T> T asConfig(String at, List<String> raw, Supplier<T> make) {
+    try {
+      return make.get();
+    } catch (MeterStoreException e) {
+      if (e.kind() == ErrorKind.CONFIG) {
+        throw e;
+      }
+      String message = e.getMessage();
+      for (String value : raw) {
+        if (value != null && !value.isEmpty()) {
+          String shown = MeterStoreException.shown(value);
+          int end = shown.lastIndexOf('\'');
+          message = message.replace(shown.substring(0, end + 1), "(value not shown)");
+        }
+      }
+      throw config("In " + at + ": " + message);
     }
   }
 

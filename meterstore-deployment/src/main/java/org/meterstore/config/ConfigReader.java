@@ -18,6 +18,7 @@ import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.table.CheckedKind;
 import org.meterstore.api.table.ColumnRole;
 import org.meterstore.api.table.ExtraColumn;
+import org.meterstore.api.table.SqlIdentifiers;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.api.table.TablePolicy;
 import org.meterstore.api.table.TimeModel;
@@ -277,12 +278,13 @@ final class ConfigReader {
         resolutionText == null
             ? null
             : ConfigErrors.asConfig(
-                s.key("resolution") + " (table " + name + ")",
+                s.key("resolution") + label(name),
+                List.of(resolutionText),
                 () -> Resolution.parse(resolutionText));
     TablePolicy d = TablePolicy.DEFAULTS;
     TablePolicy policy =
         ConfigErrors.asConfig(
-            s.path() + " (table " + name + ")",
+            s.path() + label(name),
             () ->
                 new TablePolicy(
                     s.duration("archival_step", d.archivalStep()),
@@ -296,10 +298,25 @@ final class ConfigReader {
       columns.add(column(c));
     }
     s.finish();
+    List<String> raw = new ArrayList<>(List.of(name));
+    raw.add(subject);
     return ConfigErrors.asConfig(
         s.path(),
+        raw,
         () ->
             new TableDefinition(name, timeModel, meloInKey, columns, subject, policy, resolution));
+  }
+
+  /**
+   * {@code " (table <name>)"} for the path of a table's keys, or nothing while the name is not a
+   * valid identifier (it may be a secret pasted there, and the name's own error follows).
+   */
+  private static String label(String name) {
+    try {
+      return " (table " + SqlIdentifiers.checked(name) + ")";
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
   }
 
   private ExtraColumn column(Section s) {
@@ -320,8 +337,10 @@ final class ConfigReader {
     }
     s.finish();
     CheckedKind kind = check;
+    List<String> raw = new ArrayList<>(values);
+    raw.add(name);
     return ConfigErrors.asConfig(
-        s.path(), () -> new ExtraColumn(name, role, new LinkedHashSet<>(values), kind));
+        s.path(), raw, () -> new ExtraColumn(name, role, new LinkedHashSet<>(values), kind));
   }
 
   /**
