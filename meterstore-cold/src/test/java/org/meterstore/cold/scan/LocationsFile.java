@@ -6,19 +6,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.hadoop.HadoopTables;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.cold.internal.layout.TableLayout;
+import org.meterstore.cold.LocalTables;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
 
 /**
@@ -43,18 +39,14 @@ final class LocationsFile {
   final List<String> columns;
 
   LocationsFile(Path dir) {
-    Schema schema = TableLayout.schema(TABLE);
-    Map<String, String> properties = new HashMap<>(TableLayout.properties(TABLE, 128L << 20));
-    properties.put(TableProperties.PARQUET_PAGE_SIZE_BYTES, "4096");
-    properties.put(TableProperties.PARQUET_DICT_SIZE_BYTES, "16384");
     table =
-        new HadoopTables(new org.apache.hadoop.conf.Configuration())
-            .create(
-                schema,
-                PartitionSpec.unpartitioned(),
-                TableLayout.sortOrder(schema),
-                properties,
-                dir.resolve("table").toString());
+        LocalTables.create(
+            dir.resolve("table"),
+            TABLE,
+            128L << 20,
+            Map.of(
+                TableProperties.PARQUET_PAGE_SIZE_BYTES, "4096",
+                TableProperties.PARQUET_DICT_SIZE_BYTES, "16384"));
     List<DataFile> files =
         new SortedChunkWriter(table, TABLE, 1_000_000, 512L << 20)
             .write(rows().iterator(), row -> {})

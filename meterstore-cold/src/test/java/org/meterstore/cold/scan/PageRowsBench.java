@@ -9,15 +9,13 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.hadoop.HadoopTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.LocalTables;
 import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.cold.internal.write.SortedChunkWriter;
 
@@ -37,15 +35,7 @@ class PageRowsBench {
     int locations = Integer.getInteger("bench.locations", 300);
     int chunk = Integer.getInteger("bench.chunkRows", 1_000_000);
     TableDefinition def = TableDefinition.interval("bench");
-    Schema schema = TableLayout.schema(def);
-    Table table =
-        new HadoopTables(new org.apache.hadoop.conf.Configuration())
-            .create(
-                schema,
-                PartitionSpec.unpartitioned(),
-                TableLayout.sortOrder(schema),
-                TableLayout.properties(def, 128L << 20),
-                dir.resolve("t").toString());
+    Table table = LocalTables.create(dir.resolve("t"), def, 128L << 20);
     List<DataFile> after =
         new SortedChunkWriter(table, def, chunk, 512L << 20)
             .write(rows(locations), r -> {})

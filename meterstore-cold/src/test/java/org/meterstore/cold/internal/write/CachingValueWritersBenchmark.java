@@ -14,18 +14,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.function.BiFunction;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.parquet.InternalWriter;
-import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.ParquetValueWriter;
 import org.apache.parquet.schema.MessageType;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.LocalTables;
 import org.meterstore.cold.internal.layout.RowConverter;
-import org.meterstore.cold.internal.layout.TableLayout;
 
 /**
  * Not a test: writes archival-like rows (one meter-day of 96 quarter-hours for each of many meters,
@@ -56,15 +54,8 @@ public final class CachingValueWritersBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     Path dir = java.nio.file.Files.createTempDirectory("writers-bench");
-    Schema schema = TableLayout.schema(TABLE);
-    Table table =
-        new HadoopTables(new org.apache.hadoop.conf.Configuration())
-            .create(
-                schema,
-                PartitionSpec.unpartitioned(),
-                TableLayout.sortOrder(schema),
-                TableLayout.properties(TABLE, 512L << 20),
-                dir.resolve("table").toString());
+    Table table = LocalTables.create(dir.resolve("table"), TABLE, 512L << 20);
+    Schema schema = table.schema();
     List<StructLike> data = rows(schema, rows);
     System.out.printf(Locale.ROOT, "%,d rows built; %s%n", data.size(), dir);
 

@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.ExtraColumn;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.LocalTables;
 import org.meterstore.cold.internal.layout.RowConverter;
-import org.meterstore.cold.internal.layout.TableLayout;
 
 class CachingValueWritersTest {
   private static final TableDefinition TABLE =
@@ -235,17 +235,10 @@ class CachingValueWritersTest {
 
   private Table table() {
     Path location = dir.resolve("table");
-    HadoopTables tables = new HadoopTables(new org.apache.hadoop.conf.Configuration());
     if (java.nio.file.Files.exists(location)) {
-      return tables.load(location.toString());
+      return new HadoopTables(new org.apache.hadoop.conf.Configuration()).load(location.toString());
     }
-    Schema schema = TableLayout.schema(TABLE);
-    return tables.create(
-        schema,
-        PartitionSpec.unpartitioned(),
-        TableLayout.sortOrder(schema),
-        TableLayout.properties(TABLE, 128L << 20),
-        location.toString());
+    return LocalTables.create(location, TABLE, 128L << 20);
   }
 
   /** A data file writer of {@code table} at {@code file} with the writer function given. */

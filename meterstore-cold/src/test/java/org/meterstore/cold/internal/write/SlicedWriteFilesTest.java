@@ -16,10 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.hadoop.HadoopTables;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,8 +26,8 @@ import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.cold.LocalTables;
 import org.meterstore.cold.commit.Encoders;
-import org.meterstore.cold.internal.layout.TableLayout;
 import org.meterstore.testing.workload.Workload;
 
 /**
@@ -55,15 +52,7 @@ class SlicedWriteFilesTest {
   void tableAndRows() {
     executor = Executors.newSingleThreadExecutor();
     encoders = new Encoders(executor, 1);
-    Schema schema = TableLayout.schema(TABLE);
-    table =
-        new HadoopTables(new org.apache.hadoop.conf.Configuration())
-            .create(
-                schema,
-                PartitionSpec.unpartitioned(),
-                TableLayout.sortOrder(schema),
-                TableLayout.properties(TABLE, 128L << 20),
-                dir.resolve("table").toString());
+    table = LocalTables.create(dir.resolve("table"), TABLE, 128L << 20);
     malo = TABLE.columns().stream().map(c -> c.name()).toList().indexOf("malo_id");
     // 400 locations of a day: 38,400 rows grouped by ascending MaLo, as after classification
     Function<StoredReading, Object[]> converter = StoredRow.converter(TABLE);
