@@ -43,18 +43,16 @@ final class LockedRead {
     this.versions = versions;
     this.crossing = crossing;
     this.table = layout.table().name();
-    this.locks = new WriteLocks(schema, table);
+    this.locks =
+        new WriteLocks(
+            schema, table, CrossingSpans.planSettings(CrossingSpans.customPlans(layout.table())));
   }
 
   /** Locks and reads what the write of {@code rows} decides by. */
   Found run(Connection c, List<BatchRow> rows) throws SQLException {
     WriteLocks.Plan plan = locks.plan(rows);
     String sql =
-        WriteLocks.statements(plan)
-            + ";\n"
-            + crossing.registryRowStatement()
-            + ";\n"
-            + versions.sql();
+        locks.statements(plan) + ";\n" + crossing.registryRowStatement() + ";\n" + versions.sql();
     try (PreparedStatement s = c.prepareStatement(sql)) {
       int next = locks.bind(c, s, plan, 1);
       s.setString(next++, table);

@@ -64,14 +64,6 @@ final class WriteLocks {
   static final int MAX_LOCATIONS = 128;
 
   private static final String ISOLATION = "current_setting('transaction_isolation')";
-  private static final String TABLE_LOCK_SHARED =
-      "SELECT "
-          + ISOLATION
-          + ", "
-          + CrossingSpans.PLAN_SETTINGS
-          + ", pg_advisory_xact_lock_shared(?, ?)";
-  private static final String TABLE_LOCK_EXCLUSIVE =
-      "SELECT " + ISOLATION + ", " + CrossingSpans.PLAN_SETTINGS + ", pg_advisory_xact_lock(?, ?)";
   // A function scan returns the array in order and count() takes the locks row by row.
   private static final String LOCATION_LOCKS =
       "SELECT count(pg_advisory_xact_lock(?, k)) FROM unnest(?::int4[]) AS u(k)";
@@ -87,11 +79,18 @@ final class WriteLocks {
   private final String schema;
   private final String table;
   private final int tableKey;
+  private final String tableLockShared;
+  private final String tableLockExclusive;
 
-  WriteLocks(String schema, String table) {
+  /** The locks of {@code schema.table}; its first statement applies the write's plan settings. */
+  WriteLocks(String schema, String table, String planSettings) {
     this.schema = schema;
     this.table = table;
     this.tableKey = AdvisoryLocks.key(schema, table);
+    this.tableLockShared =
+        "SELECT " + ISOLATION + ", " + planSettings + ", pg_advisory_xact_lock_shared(?, ?)";
+    this.tableLockExclusive =
+        "SELECT " + ISOLATION + ", " + planSettings + ", pg_advisory_xact_lock(?, ?)";
   }
 
   /** The locks {@code rows} need. */
@@ -111,8 +110,8 @@ final class WriteLocks {
   }
 
   /** The two lock statements of {@code plan}, to run first and in this order. */
-  static String statements(Plan plan) {
-    return (plan.exclusive() ? TABLE_LOCK_EXCLUSIVE : TABLE_LOCK_SHARED) + ";\n" + LOCATION_LOCKS;
+  String statements(Plan plan) {
+    return (plan.exclusive() ? tableLockExclusive : tableLockShared) + ";\n" + LOCATION_LOCKS;
   }
 
   /** Binds the {@link #statements}' four parameters from {@code first}; returns the next index. */

@@ -15,7 +15,8 @@ import org.meterstore.hot.Fixtures;
 
 class WriteLocksTest {
   private static final TableDefinition TABLE = TableDefinition.interval("lastgang");
-  private static final WriteLocks LOCKS = new WriteLocks("meterstore", "lastgang");
+  private static final WriteLocks LOCKS =
+      new WriteLocks("meterstore", "lastgang", CrossingSpans.planSettings(true));
   private static final String V1 = "20260303000000";
 
   @Test
