@@ -51,12 +51,16 @@ final class LockedRead {
   /** Locks and reads what the write of {@code rows} decides by. */
   Found run(Connection c, List<BatchRow> rows) throws SQLException {
     WriteLocks.Plan plan = locks.plan(rows);
+    StoredVersions.Lookup lookup = versions.lookup(rows);
     String sql =
-        locks.statements(plan) + ";\n" + crossing.registryRowStatement() + ";\n" + versions.sql();
+        locks.statements(plan) + ";\n" + crossing.registryRowStatement() + ";\n" + lookup.sql();
     try (PreparedStatement s = c.prepareStatement(sql)) {
       int next = locks.bind(c, s, plan, 1);
       s.setString(next++, table);
       List<String> ordered = versions.bind(c, s, rows, next);
+      if (lookup.ranges() != null) {
+        StoredVersions.bindRanges(c, s, lookup, next + versions.keyColumns());
+      }
       s.execute();
       try (ResultSet rs = s.getResultSet()) {
         rs.next();
