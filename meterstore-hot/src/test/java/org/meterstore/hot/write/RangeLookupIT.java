@@ -53,7 +53,8 @@ class RangeLookupIT {
 
   @Test
   void aRedeliveredDayWithCorrectionsIsDecidedKeyByKey() throws SQLException {
-    assertThat(store.write(TABLE, Fixtures.day(1, DAY, "20260303000000"), NOW).stored()).isEqualTo(96);
+    assertThat(store.write(TABLE, Fixtures.day(1, DAY, "20260303000000"), NOW).stored())
+        .isEqualTo(96);
     // the neighbouring day and another meter's same day are stored too: inside no range but close
     store.write(TABLE, Fixtures.day(1, DAY.plus(Duration.ofDays(1)), "20260303000000"), NOW);
     store.write(TABLE, Fixtures.day(2, DAY, "20260303000000"), NOW);

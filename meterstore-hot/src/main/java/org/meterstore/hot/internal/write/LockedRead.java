@@ -57,10 +57,10 @@ final class LockedRead {
     try (PreparedStatement s = c.prepareStatement(sql)) {
       int next = locks.bind(c, s, plan, 1);
       s.setString(next++, table);
-      List<String> ordered = versions.bind(c, s, rows, next);
       if (lookup.ranges() != null) {
-        StoredVersions.bindRanges(c, s, lookup, next + versions.keyColumns());
+        next = StoredVersions.bindRanges(c, s, lookup, next);
       }
+      List<String> ordered = versions.bind(c, s, rows, next);
       s.execute();
       try (ResultSet rs = s.getResultSet()) {
         rs.next();

@@ -51,17 +51,19 @@ final class StoredVersions {
             : layout.table().resolution().fixedLength().map(Duration::getSeconds).orElse(0L);
     this.maloKey = keyPosition(layout, "malo_id");
     this.obisKey = keyPosition(layout, "obis_code");
+    // The ranges' rows are materialised first: inlined, the planner turned the ranges back into
+    // a probe per key (hash join of keys and ranges, then the index with the whole key).
     this.rangeSql =
-        "SELECT k.ord, "
+        "WITH t AS MATERIALIZED (SELECT t.* FROM unnest(?::text[], ?::text[], ?::text[],"
+            + " ?::text[]) AS r(m, o, lo, hi) CROSS JOIN LATERAL (SELECT * FROM "
+            + SqlIdentifiers.qualified(schema, layout.table().name())
+            + " t WHERE t.\"malo_id\" = r.m AND t.\"obis_code\" = r.o AND t.\"from\" >="
+            + " r.lo::timestamptz AND t.\"from\" <= r.hi::timestamptz) t) SELECT k.ord, "
             + String.join(
                 ", ", STORED_COLUMNS.stream().map(col -> "t." + SqlIdentifiers.quote(col)).toList())
             + " FROM "
             + TableLayout.unnest(keyColumns, "k", true)
-            + " JOIN (SELECT t.* FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS r(m, o,"
-            + " lo, hi) CROSS JOIN LATERAL (SELECT * FROM "
-            + SqlIdentifiers.qualified(schema, layout.table().name())
-            + " t WHERE t.\"malo_id\" = r.m AND t.\"obis_code\" = r.o AND t.\"from\" >="
-            + " r.lo::timestamptz AND t.\"from\" <= r.hi::timestamptz) t) t ON "
+            + " JOIN t ON "
             + layout.mergeKeyJoin("t", "k", true);
     this.sql =
         "SELECT b.ord, "
@@ -78,7 +80,7 @@ final class StoredVersions {
 
   /**
    * How the stored versions of {@code rows} are read: the statement, and for a dense batch the
-   * ranges it binds after the keys (null: a probe per key).
+   * ranges it binds before the keys (null: a probe per key).
    */
   Lookup lookup(List<BatchRow> rows) {
     List<String[]> ranges = slotSeconds > 0 && maloKey >= 0 && obisKey >= 0 ? ranges(rows) : null;
@@ -132,11 +134,6 @@ final class StoredVersions {
       tuples.add(List.of(range));
     }
     return bindColumns(c, s, tuples, 4, first);
-  }
-
-  /** How many arrays {@link #bind} binds: one per merge-key column. */
-  int keyColumns() {
-    return layout.mergeKey().length;
   }
 
   private static int keyPosition(TableLayout layout, String column) {
