@@ -33,6 +33,7 @@ class RangeLookupIT {
   private static final TableDefinition TABLE =
       TableDefinition.interval("lastgang").withResolution(Resolution.PT15M);
   private static final Instant DAY = Instant.parse("2026-03-02T23:00:00Z");
+  private static final String V1 = "20260303000000";
   private static HotStore store;
   private final TestDatabase db;
 
@@ -51,26 +52,35 @@ class RangeLookupIT {
     store.close();
   }
 
+  /** The day of meters {@code first} to {@code last}, in {@code version}. */
+  private static List<Reading> days(int first, int last, Instant day, String version) {
+    List<Reading> out = new ArrayList<>();
+    for (int m = first; m <= last; m++) {
+      out.addAll(Fixtures.day(m, day, version));
+    }
+    return out;
+  }
+
   @Test
   void aRedeliveredDayWithCorrectionsIsDecidedKeyByKey() throws SQLException {
-    assertThat(store.write(TABLE, Fixtures.day(1, DAY, "20260303000000"), NOW).stored())
-        .isEqualTo(96);
-    // the neighbouring day and another meter's same day are stored too: inside no range but close
-    store.write(TABLE, Fixtures.day(1, DAY.plus(Duration.ofDays(1)), "20260303000000"), NOW);
-    store.write(TABLE, Fixtures.day(2, DAY, "20260303000000"), NOW);
+    // six meter-days, 576 keys: enough for ranges (StoredVersions.RANGE_KEYS)
+    assertThat(store.write(TABLE, days(1, 6, DAY, V1), NOW).stored()).isEqualTo(576);
+    // the neighbouring day and another meter's same day are stored too: close to the ranges
+    store.write(TABLE, days(1, 6, DAY.plus(Duration.ofDays(1)), V1), NOW);
+    store.write(TABLE, Fixtures.day(7, DAY, V1), NOW);
 
-    List<Reading> again = new ArrayList<>(Fixtures.day(1, DAY, "20260303000000"));
-    // every tenth quarter-hour corrected in version 2
-    for (int i = 0; i < 96; i += 10) {
-      Instant from = DAY.plus(Duration.ofMinutes(15L * i));
-      again.set(i, Fixtures.quarterHour(1, from, "9.5", "20260304000000").build());
+    List<Reading> again = days(1, 6, DAY, V1);
+    // every tenth reading corrected in a second version
+    for (int i = 0; i < again.size(); i += 10) {
+      Reading r = again.get(i);
+      again.set(i, Fixtures.quarterHour(1 + i / 96, r.from(), "9.5", "20260304000000").build());
     }
     WriteResult result = store.write(TABLE, again, NOW);
-    assertThat(result.stored()).isEqualTo(10);
-    assertThat(result.duplicates()).isEqualTo(86);
-    for (int i = 0; i < 96; i++) {
+    assertThat(result.count(WriteOutcome.SUPERSEDED)).isEqualTo(58);
+    assertThat(result.duplicates()).isEqualTo(518);
+    for (int i = 0; i < again.size(); i++) {
       assertThat(result.outcomes().get(i))
-          .as("quarter-hour %s", i)
+          .as("reading %s", i)
           .isEqualTo(i % 10 == 0 ? WriteOutcome.SUPERSEDED : WriteOutcome.DUPLICATE);
     }
     assertThat(
@@ -81,17 +91,20 @@ class RangeLookupIT {
                     + "'"))
         .isEqualTo(96 + 96 + 10);
     // the same batch once more: all of it is stored already
-    assertThat(store.write(TABLE, again, NOW).duplicates()).isEqualTo(96);
+    assertThat(store.write(TABLE, again, NOW).duplicates()).isEqualTo(576);
   }
 
   @Test
   void aTwoDayBatchOverAStoredFirstDayStoresOnlyTheSecond() throws SQLException {
     Instant day = DAY.plus(Duration.ofDays(10));
-    store.write(TABLE, Fixtures.day(3, day, "20260303000000"), NOW);
-    List<Reading> twoDays = new ArrayList<>(Fixtures.day(3, day, "20260303000000"));
-    twoDays.addAll(Fixtures.day(3, day.plus(Duration.ofDays(1)), "20260303000000"));
+    store.write(TABLE, days(8, 10, day, V1), NOW);
+    List<Reading> twoDays = new ArrayList<>();
+    for (int m = 8; m <= 10; m++) {
+      twoDays.addAll(Fixtures.day(m, day, V1));
+      twoDays.addAll(Fixtures.day(m, day.plus(Duration.ofDays(1)), V1));
+    }
     WriteResult result = store.write(TABLE, twoDays, NOW);
-    assertThat(result.duplicates()).isEqualTo(96);
-    assertThat(result.stored()).isEqualTo(96);
+    assertThat(result.duplicates()).isEqualTo(288);
+    assertThat(result.count(WriteOutcome.INSERTED)).isEqualTo(288);
   }
 }

@@ -22,18 +22,25 @@ import org.meterstore.api.table.SqlIdentifiers;
  * key is one primary-key index probe in the one partition that can hold it (run-time pruning on
  * {@code from}); a plain join let the planner hash-join against a scan of every partition.
  *
- * <p>A <em>dense</em> batch of a table with a fixed resolution — one whose keys fill at least half
- * of the grid slots between each location and OBIS code's first and last {@code from}, as a
- * meter-day does — is read by ranges instead: one index range scan per location and OBIS code over
- * that span (0.3 µs a key against 2.3 µs for a probe per key, docs/benchmarks.md), the rows found
- * joined back to the batch's keys on every merge-key column. The ranges can only find more rows
- * than the keys name, never fewer, and the join keeps exactly the rows of the keys, so both forms
- * return the same. A sparse batch (a few corrections across a month) keeps the probes: its ranges
- * would read every stored reading in between.
+ * <p>A large <em>dense</em> batch of a table with a fixed resolution — {@link #RANGE_KEYS} keys or
+ * more that fill at least half of the grid slots between each location and OBIS code's first and
+ * last {@code from}, as meter-days do — is read by ranges instead: one index range scan per
+ * location and OBIS code over that span (0.3 µs a key against 2.3 µs for a probe per key,
+ * docs/benchmarks.md), the rows found joined back to the batch's keys on every merge-key column.
+ * The ranges can only find more rows than the keys name, never fewer, and the join keeps exactly
+ * the rows of the keys, so both forms return the same. A sparse batch (a few corrections across a
+ * month) keeps the probes: its ranges would read every stored reading in between.
  */
 final class StoredVersions {
   private static final List<String> STORED_COLUMNS =
       List.of("version", "version_scope", "value", "unit", "quality", "to", "recorded_at");
+
+  /**
+   * The fewest distinct keys a batch reads by ranges: below it the probes cost little and their
+   * simpler statement wins (one meter-day batches of two and four writers were 20 % slower by
+   * ranges, 960- and 9,600-reading batches 10–15 % faster).
+   */
+  static final int RANGE_KEYS = 500;
 
   private final TableLayout layout;
   private final String sql;
@@ -115,7 +122,7 @@ final class StoredVersions {
     for (Instant[] span : spans.values()) {
       slots += Duration.between(span[0], span[1]).getSeconds() / slotSeconds + 1;
     }
-    if (slots > 2L * keys.size() || spans.size() * 2 > keys.size()) {
+    if (keys.size() < RANGE_KEYS || slots > 2L * keys.size() || spans.size() * 2 > keys.size()) {
       return null;
     }
     List<String[]> out = new ArrayList<>(spans.size());

@@ -26,10 +26,12 @@ class StoredVersionsTest {
 
   @Test
   void meterDaysOfAGridTableAreReadByOneRangeEach() {
-    List<Reading> batch = new ArrayList<>(Fixtures.day(1, DAY, "20260303000000"));
-    batch.addAll(Fixtures.day(2, DAY, "20260303000000"));
+    List<Reading> batch = new ArrayList<>();
+    for (int m = 1; m <= 6; m++) {
+      batch.addAll(Fixtures.day(m, DAY, "20260303000000"));
+    }
     StoredVersions.Lookup lookup = lookup(GRID, batch);
-    assertThat(lookup.ranges()).hasSize(2);
+    assertThat(lookup.ranges()).hasSize(6);
     assertThat(lookup.ranges().get(0))
         .containsExactly(
             Fixtures.malo(1),
@@ -55,6 +57,8 @@ class StoredVersionsTest {
       wide.add(Fixtures.quarterHour(m, DAY, "1", "20260303000000").build());
     }
     assertThat(lookup(GRID, wide).ranges()).isNull();
+    // one meter-day: too few keys for ranges to pay
+    assertThat(lookup(GRID, Fixtures.day(1, DAY, "20260303000000")).ranges()).isNull();
     // no declared resolution: no grid to count slots on
     assertThat(
             lookup(TableDefinition.interval("frei"), Fixtures.day(1, DAY, "20260303000000"))
