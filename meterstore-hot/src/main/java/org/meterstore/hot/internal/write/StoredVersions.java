@@ -10,9 +10,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.meterstore.api.table.SqlIdentifiers;
 
 /**
@@ -97,40 +99,61 @@ final class StoredVersions {
   /** A lookup's statement and, when it reads by ranges, each range's MaLo, OBIS, first, last. */
   record Lookup(String sql, List<String[]> ranges) {}
 
-  /** The ranges of a dense batch, or null when its keys fill less than half their slots. */
+  /**
+   * The ranges of a large dense batch, or null when it has fewer than {@link #RANGE_KEYS} keys or
+   * they fill less than half their slots.
+   */
   private List<String[]> ranges(List<BatchRow> rows) {
-    Map<String, Instant[]> spans = new LinkedHashMap<>();
-    Map<String, String[]> names = new HashMap<>();
-    java.util.Set<String> keys = new java.util.HashSet<>();
+    if (rows.size() < RANGE_KEYS) {
+      return null; // distinct keys are fewer still: the small batch's hot path does nothing more
+    }
+    Map<String, Range> spans = new LinkedHashMap<>();
+    Set<String> keys = new HashSet<>();
     for (BatchRow row : rows) {
-      if (!keys.add(row.mergeKey())) {
-        continue;
-      }
-      List<String> v = row.mergeKeyValues();
-      String group = v.get(maloKey) + '\u001f' + v.get(obisKey);
-      Instant[] span = spans.get(group);
-      if (span == null) {
-        spans.put(group, new Instant[] {row.from(), row.from()});
-        names.put(group, new String[] {v.get(maloKey), v.get(obisKey)});
-      } else if (row.from().isBefore(span[0])) {
-        span[0] = row.from();
-      } else if (row.from().isAfter(span[1])) {
-        span[1] = row.from();
+      if (keys.add(row.mergeKey())) {
+        List<String> v = row.mergeKeyValues();
+        spans
+            .computeIfAbsent(
+                v.get(maloKey) + '\u001f' + v.get(obisKey),
+                g -> new Range(v.get(maloKey), v.get(obisKey), row.from()))
+            .widen(row.from());
       }
     }
     long slots = 0;
-    for (Instant[] span : spans.values()) {
-      slots += Duration.between(span[0], span[1]).getSeconds() / slotSeconds + 1;
+    for (Range r : spans.values()) {
+      slots += Duration.between(r.first, r.last).getSeconds() / slotSeconds + 1;
     }
     if (keys.size() < RANGE_KEYS || slots > 2L * keys.size() || spans.size() * 2 > keys.size()) {
       return null;
     }
     List<String[]> out = new ArrayList<>(spans.size());
-    for (Map.Entry<String, Instant[]> e : spans.entrySet()) {
-      String[] n = names.get(e.getKey());
-      out.add(new String[] {n[0], n[1], e.getValue()[0].toString(), e.getValue()[1].toString()});
+    for (Range r : spans.values()) {
+      out.add(new String[] {r.malo, r.obis, r.first.toString(), r.last.toString()});
     }
     return out;
+  }
+
+  /** One location and OBIS code's first and last {@code from} in a batch. */
+  private static final class Range {
+    final String malo;
+    final String obis;
+    Instant first;
+    Instant last;
+
+    Range(String malo, String obis, Instant from) {
+      this.malo = malo;
+      this.obis = obis;
+      this.first = from;
+      this.last = from;
+    }
+
+    void widen(Instant from) {
+      if (from.isBefore(first)) {
+        first = from;
+      } else if (from.isAfter(last)) {
+        last = from;
+      }
+    }
   }
 
   /** Binds the ranges of {@code lookup} from parameter {@code first}; returns the next index. */
