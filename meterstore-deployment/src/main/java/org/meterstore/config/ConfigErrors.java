@@ -13,21 +13,14 @@ final class ConfigErrors {
    * Runs {@code make}; an {@code INVALID_INPUT} it throws becomes {@code CONFIG} under {@code at}.
    */
   static <T> T asConfig(String at, Supplier<T> make) {
-    try {
-      return make.get();
-    } catch (MeterStoreException e) {
-      if (e.kind() == ErrorKind.CONFIG) {
-        throw e;
-      }
-      throw config("In " + at + ": " + e.getMessage(), e);
-    }
+    return asConfig(at, List.of(), make);
   }
 
   /**
    * As {@link #asConfig(String, Supplier)}, and a value of {@code raw} (the section's texts as
    * written) that the error shows as the invalid value is replaced by {@code (value not shown)}: a
-   * value that fails a rule may be a secret pasted into the wrong key. The cause is dropped with
-   * it, since its message holds the value.
+   * value that fails a rule may be a secret pasted into the wrong key. The cause is then dropped,
+   * since its message holds the value.
    */
   static <T> T asConfig(String at, List<String> raw, Supplier<T> make) {
     try {
@@ -44,7 +37,8 @@ final class ConfigErrors {
           message = message.replace(shown.substring(0, end + 1), "(value not shown)");
         }
       }
-      throw config("In " + at + ": " + message);
+      boolean hidden = !message.equals(e.getMessage());
+      throw config("In " + at + ": " + message, hidden ? null : e);
     }
   }
 

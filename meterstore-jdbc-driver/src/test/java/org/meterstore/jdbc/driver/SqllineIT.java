@@ -98,8 +98,7 @@ class SqllineIT {
   @Test
   void theLeanJarOnTheEmbeddedDefaultSaysWhichBinariesToAdd() throws Exception {
     Path embedded = Files.createDirectories(dir.resolve("lean-embedded"));
-    Path toml = embedded.resolve("meterstore.toml");
-    Files.writeString(toml, EMBEDDED_TOML, StandardCharsets.UTF_8);
+    Path toml = embeddedConfig(embedded);
     Session session =
         sqlline(
             "meterstore.driver.lean.jar",
@@ -124,8 +123,7 @@ class SqllineIT {
               "postgres-darwin-arm_64.txz");
     }
     Path embedded = Files.createDirectories(dir.resolve("full-embedded"));
-    Path toml = embedded.resolve("meterstore.toml");
-    Files.writeString(toml, EMBEDDED_TOML, StandardCharsets.UTF_8);
+    Path toml = embeddedConfig(embedded);
     Session session =
         sqlline(
             "meterstore.driver.jar",
@@ -136,6 +134,13 @@ class SqllineIT {
     assertThat(session.stdout()).as(session.both()).contains("tables=1");
     assertThat(embedded.resolve("data/pg/PG_VERSION")).exists();
     session.assertNoStackTrace();
+  }
+
+  /** A configuration of the embedded default (no [hot] url) in {@code folder}. */
+  private static Path embeddedConfig(Path folder) throws java.io.IOException {
+    Path toml = folder.resolve("meterstore.toml");
+    Files.writeString(toml, EMBEDDED_TOML, StandardCharsets.UTF_8);
+    return toml;
   }
 
   private static final String EMBEDDED_TOML =
