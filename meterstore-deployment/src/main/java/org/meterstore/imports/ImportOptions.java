@@ -4,8 +4,8 @@ import java.util.Objects;
 import org.meterstore.api.MeterStoreException;
 
 /**
- * How an import runs. Its memory is bounded by {@code chunkRows × chunksHeld} readings (plus the
- * few thousand read ahead), whatever the fleet's size.
+ * How an import runs. Its memory is bounded by {@code chunkRows × chunksHeld} readings (plus about
+ * half a chunk read ahead), whatever the fleet's size.
  *
  * @param chunkRows readings per chunk, at least 1 (default 100 000): each chunk is committed on its
  *     own

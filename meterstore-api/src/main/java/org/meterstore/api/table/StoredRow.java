@@ -2,8 +2,6 @@ package org.meterstore.api.table;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.meterstore.api.id.ObisCode;
@@ -80,27 +78,31 @@ public final class StoredRow {
       BigDecimal version) {
     Reading r = stored.reading();
     Map<String, String> extra = table.accept(r);
-    List<Object> row = new ArrayList<>(COLUMNS + extra.size() + 1);
-    row.add(r.maloId().toString());
-    row.add(r.meloId() == null ? null : r.meloId().toString());
-    row.add(obisText);
-    row.add(r.commodity().name());
-    row.add(r.from());
-    row.add(r.to());
-    row.add(r.value());
-    row.add(r.unit().name());
-    row.add(r.quality().name());
-    row.add(r.resolution() == null ? null : r.resolution().toString());
-    row.add(version);
-    row.add(scopeText);
-    row.add(stored.recordedAt());
-    row.add(stored.balancingDay());
-    row.add(r.sourceKind());
-    row.add(r.provenance());
-    row.addAll(extra.values());
-    if (table.subjectColumn() != null) {
-      row.add(r.subject());
+    boolean subject = table.subjectColumn() != null;
+    Object[] row = new Object[COLUMNS + extra.size() + (subject ? 1 : 0)];
+    row[0] = r.maloId().toString();
+    row[1] = r.meloId() == null ? null : r.meloId().toString();
+    row[2] = obisText;
+    row[3] = r.commodity().name();
+    row[4] = r.from();
+    row[5] = r.to();
+    row[6] = r.value();
+    row[7] = r.unit().name();
+    row[8] = r.quality().name();
+    row[9] = r.resolution() == null ? null : r.resolution().toString();
+    row[10] = version;
+    row[11] = scopeText;
+    row[12] = stored.recordedAt();
+    row[13] = stored.balancingDay();
+    row[14] = r.sourceKind();
+    row[15] = r.provenance();
+    int i = COLUMNS;
+    for (String v : extra.values()) {
+      row[i++] = v;
     }
-    return row.toArray();
+    if (subject) {
+      row[i] = r.subject();
+    }
+    return row;
   }
 }

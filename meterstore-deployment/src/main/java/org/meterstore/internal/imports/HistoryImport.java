@@ -221,36 +221,26 @@ public final class HistoryImport {
     int limit = options.chunkRows();
     int recheck = Math.max(1, limit / 8);
     long held = (long) limit * options.chunksHeld();
-    List<Object[]> buffer = new ArrayList<>(Math.min(limit, 1 << 16));
+    ChunkBuffer buffer = new ChunkBuffer(fromIndex);
     long done = 0;
-    Instant latest = null;
     int checkedAt = 0;
     try (ImportCursor cursor = source.open(table, now);
-        ReadAhead ahead = new ReadAhead(cursor, StoredRow.converter(table), table.name());
+        ReadAhead ahead = readAhead(cursor, recheck);
         EncoderThreads threads = new EncoderThreads(options.encodingThreads(), table.name())) {
       encoders = threads.encoders();
-      for (Object[] r = ahead.next(); r != null; r = ahead.next()) {
-        buffer.add(r);
-        Instant from = from(r);
-        latest = latest == null || from.isAfter(latest) ? from : latest;
+      for (ReadAhead.Block block = ahead.next(); block != null; block = ahead.next()) {
+        buffer.add(block);
         if (buffer.size() < limit || buffer.size() - checkedAt < recheck) {
           continue;
         }
         Instant keep =
             hot.partitions()
-                .windowStart(table, latest)
+                .windowStart(table, buffer.latest())
                 .minus(table.policy().archivalStep().multipliedBy(2));
-        List<Object[]> ready = new ArrayList<>(buffer.size());
-        List<Object[]> carried = new ArrayList<>();
-        for (Object[] b : buffer) {
-          (from(b).isBefore(keep) ? ready : carried).add(b);
-        }
-        if (ready.size() >= limit / 2) {
-          done += commit(ready, range, lease);
-          buffer = carried;
+        if (buffer.countBefore(keep) >= limit / 2) {
+          done += commit(buffer.takeBefore(keep), range, lease);
         } else if (buffer.size() >= held) {
-          done += commit(buffer, range, lease);
-          buffer = new ArrayList<>(Math.min(limit, 1 << 16));
+          done += commit(buffer.takeAll(), range, lease);
         } else {
           checkedAt = buffer.size();
           continue;
@@ -259,12 +249,24 @@ public final class HistoryImport {
         options.progress().progressed(done, range.rows);
       }
       if (!buffer.isEmpty()) {
-        done += commit(buffer, range, lease);
+        done += commit(buffer.takeAll(), range, lease);
         options.progress().progressed(done, range.rows);
       }
     } finally {
       encoders = Encoders.CALLER;
     }
+  }
+
+  /**
+   * The writing pass's reader: blocks of {@code recheck} rows (so the buffer is looked at as often
+   * as before), and about half a chunk read ahead, which the reader fills while a chunk is encoded
+   * and committed.
+   */
+  private ReadAhead readAhead(ImportCursor cursor, int recheck) {
+    int blockRows = Math.min(ReadAhead.BLOCK, recheck);
+    int blocks = Math.max(4, options.chunkRows() / 2 / blockRows);
+    return new ReadAhead(
+        cursor, StoredRow.converter(table), fromIndex, blockRows, blocks, table.name());
   }
 
   private Instant from(Object[] row) {

@@ -20,6 +20,7 @@ import org.meterstore.imports.ImportCursor;
 /** The writing pass's read-ahead: order, the end, a failure in place, and a close that stops it. */
 class ReadAheadTest {
   private static final Instant START = Instant.parse("2026-03-02T00:00:00Z");
+  private static final int BLOCKS = 4;
 
   /** {@code count} readings, then the end or {@code failure}; counts what it was asked for. */
   private static final class Cursor implements ImportCursor {
@@ -76,13 +77,24 @@ class ReadAheadTest {
     return new Object[] {r.reading().from()};
   }
 
+  private static ReadAhead ahead(Cursor cursor, int blockRows) {
+    return new ReadAhead(cursor, ReadAheadTest::row, 0, blockRows, BLOCKS, "t");
+  }
+
   @Test
   void everyReadingArrivesInOrderThenTheEnd() {
     int count = ReadAhead.BLOCK * 3 + 17;
-    try (ReadAhead ahead = new ReadAhead(new Cursor(count, null), ReadAheadTest::row, "t")) {
+    try (ReadAhead ahead = ahead(new Cursor(count, null), ReadAhead.BLOCK)) {
       List<Instant> froms = new ArrayList<>();
-      for (Object[] r = ahead.next(); r != null; r = ahead.next()) {
-        froms.add((Instant) r[0]);
+      for (ReadAhead.Block b = ahead.next(); b != null; b = ahead.next()) {
+        assertThat(b.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(ReadAhead.BLOCK);
+        for (Object[] r : b.rows()) {
+          Instant from = (Instant) r[0];
+          assertThat(from).isBetween(b.min(), b.max());
+          froms.add(from);
+        }
+        assertThat(b.min()).isEqualTo(b.rows().get(0)[0]);
+        assertThat(b.max()).isEqualTo(b.rows().get(b.rows().size() - 1)[0]);
       }
       assertThat(froms).hasSize(count);
       for (int i = 0; i < count; i++) {
@@ -93,13 +105,21 @@ class ReadAheadTest {
   }
 
   @Test
+  void blocksHoldTheRowsAskedFor() {
+    try (ReadAhead ahead = ahead(new Cursor(25, null), 10)) {
+      assertThat(ahead.next().rows()).hasSize(10);
+      assertThat(ahead.next().rows()).hasSize(10);
+      assertThat(ahead.next().rows()).hasSize(5);
+      assertThat(ahead.next()).isNull();
+    }
+  }
+
+  @Test
   void aFailureArrivesAfterEveryReadingBeforeIt() {
     MeterStoreException bad = MeterStoreException.invalid("value", "x", "a decimal");
-    try (ReadAhead ahead =
-        new ReadAhead(new Cursor(ReadAhead.BLOCK + 5, bad), ReadAheadTest::row, "t")) {
-      for (int i = 0; i < ReadAhead.BLOCK + 5; i++) {
-        assertThat(ahead.next()).isNotNull();
-      }
+    try (ReadAhead ahead = ahead(new Cursor(ReadAhead.BLOCK + 5, bad), ReadAhead.BLOCK)) {
+      assertThat(ahead.next().rows()).hasSize(ReadAhead.BLOCK);
+      assertThat(ahead.next().rows()).hasSize(5);
       assertThatThrownBy(ahead::next).isSameAs(bad);
     }
   }
@@ -107,16 +127,16 @@ class ReadAheadTest {
   @Test
   void closeStopsAReaderThatIsWaitingForRoom() throws Exception {
     Cursor cursor = new Cursor(Integer.MAX_VALUE, null);
-    ReadAhead ahead = new ReadAhead(cursor, ReadAheadTest::row, "t");
+    ReadAhead ahead = ahead(cursor, ReadAhead.BLOCK);
     assertThat(ahead.next()).isNotNull();
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (cursor.read.get() < ReadAhead.BLOCK * ReadAhead.BLOCKS && System.nanoTime() < deadline) {
+    while (cursor.read.get() < ReadAhead.BLOCK * BLOCKS && System.nanoTime() < deadline) {
       Thread.sleep(5); // the reader fills its blocks, then waits for room
     }
     ahead.close();
     int read = cursor.read.get();
     Thread.sleep(50);
     assertThat(cursor.read.get()).isEqualTo(read); // stopped: nothing more is read
-    assertThat(read).isLessThanOrEqualTo(ReadAhead.BLOCK * (ReadAhead.BLOCKS + 2));
+    assertThat(read).isLessThanOrEqualTo(ReadAhead.BLOCK * (BLOCKS + 3));
   }
 }
