@@ -1,30 +1,55 @@
 package org.meterstore.imports;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * An RFC 4180 record reader: comma-separated fields, {@code "} quotes (a quote inside a quoted
- * field doubled), records ended by LF or CRLF, quoted fields may span lines. An empty unquoted
- * field is null (a missing value); {@code ""} is the empty string. Reads through its own buffer,
- * one record at a time.
+ * An RFC 4180 record reader over UTF-8 bytes: comma-separated fields, {@code "} quotes (a quote
+ * inside a quoted field doubled), records ended by LF, CRLF or CR, quoted fields may span lines. An
+ * empty unquoted field is null (a missing value); {@code ""} is the empty string. A byte order mark
+ * at the start is skipped. Malformed UTF-8 becomes U+FFFD, as a decoding reader would make it.
+ *
+ * <p>Why bytes: a history file repeats few distinct texts per column (the same quarter-hours for
+ * every meter, one OBIS code, one unit), so each column keeps its recent texts keyed by their bytes
+ * ({@link Texts}) and a repeated field costs a hash and a comparison of its bytes: no decoding and
+ * no new string. Equal texts of a column come back as the same {@code String}, whose hash is then
+ * computed once for every map that looks it up. A column whose texts do not repeat (the values)
+ * stops being remembered after a short look. Reads through its own buffer, one record at a time.
  */
 final class CsvRecords implements AutoCloseable {
-  private final Reader in;
-  private final char[] buf = new char[1 << 16];
+  static final int BUFFER = 1 << 16;
+  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+  private final InputStream in;
+  private final byte[] buf;
   private int pos;
   private int len;
+  private boolean started;
   private long line = 1;
   private long recordLine;
-  private final StringBuilder field = new StringBuilder(64);
+  // a field that is quoted or crosses the buffer's end is gathered here
+  private byte[] scratch = new byte[128];
+  private int scratchLength;
   private final List<String> fields = new ArrayList<>(24);
-  // the field readPlain found wholly inside the buffer, when nothing went to the builder
-  private String plain;
+  private final List<Texts> columns = new ArrayList<>();
+  // the field readPlain read, set before it returns
+  private String value;
 
-  CsvRecords(Reader in) {
+  CsvRecords(InputStream in) {
+    this(in, BUFFER);
+  }
+
+  /**
+   * A reader with a buffer of {@code bufferSize} bytes, at least a byte order mark's three (small
+   * ones for tests of its edges).
+   */
+  CsvRecords(InputStream in, int bufferSize) {
     this.in = in;
+    this.buf = new byte[Math.max(BOM.length, bufferSize)];
   }
 
   /** The line the last record returned started on (1-based). */
@@ -34,42 +59,57 @@ final class CsvRecords implements AutoCloseable {
 
   /** The next record's fields, or null at the end of input. */
   String[] next() throws IOException {
+    if (!started) {
+      started = true;
+      skipByteOrderMark();
+    }
     if (!fill()) {
       return null;
     }
     recordLine = line;
     fields.clear();
+    int column = 0;
     while (true) {
+      scratchLength = 0;
       boolean quoted = false;
-      field.setLength(0);
-      plain = null;
       if (fill() && buf[pos] == '"') {
         quoted = true;
         pos++;
         readQuoted();
       }
-      int end = readPlain();
-      if (plain != null) {
-        fields.add(plain);
-      } else {
-        fields.add(quoted || field.length() > 0 ? field.toString() : null);
-      }
+      int end = readPlain(column, quoted);
+      fields.add(value);
+      column++;
       if (end != ',') {
         return fields.toArray(new String[fields.size()]);
       }
     }
   }
 
-  /** Reads up to a closing quote that is not doubled. */
+  private void skipByteOrderMark() throws IOException {
+    // the three bytes may arrive in more than one read
+    while (len < BOM.length) {
+      int n = in.read(buf, len, buf.length - len);
+      if (n <= 0) {
+        break;
+      }
+      len += n;
+    }
+    if (len >= BOM.length && Arrays.equals(buf, 0, BOM.length, BOM, 0, BOM.length)) {
+      pos = BOM.length;
+    }
+  }
+
+  /** Reads up to a closing quote that is not doubled, into the scratch bytes. */
   private void readQuoted() throws IOException {
     while (true) {
       if (!fill()) {
         throw new IOException("line " + recordLine + ": a quoted field is not closed");
       }
-      char c = buf[pos++];
+      byte c = buf[pos++];
       if (c == '"') {
         if (fill() && buf[pos] == '"') {
-          field.append('"');
+          append(buf, pos, pos + 1);
           pos++;
           continue;
         }
@@ -78,27 +118,28 @@ final class CsvRecords implements AutoCloseable {
       if (c == '\n') {
         line++;
       }
-      field.append(c);
+      append(buf, pos - 1, pos);
     }
   }
 
   /**
-   * Reads unquoted characters up to a comma, an end of line or the input's end; returns which. A
-   * field that lies wholly in the buffer and follows nothing in the builder becomes {@link #plain}
-   * straight from the buffer (the common case: one copy instead of two).
+   * Reads unquoted bytes up to a comma, an end of line or the input's end; returns which, and sets
+   * {@link #value}. A field wholly inside the buffer is looked up where it lies; one that follows a
+   * quoted part or crosses the buffer's end is gathered in the scratch bytes first.
    */
-  private int readPlain() throws IOException {
+  private int readPlain(int column, boolean quoted) throws IOException {
+    boolean gathered = quoted;
     while (fill()) {
       int start = pos;
       while (pos < len) {
-        char c = buf[pos];
+        byte c = buf[pos];
         if (c == ',' || c == '\n' || c == '\r') {
-          if (pos > start) {
-            if (field.length() == 0) {
-              plain = new String(buf, start, pos - start);
-            } else {
-              field.append(buf, start, pos - start);
-            }
+          if (!gathered) {
+            value = pos > start ? texts(column).get(buf, start, pos) : null;
+          } else {
+            append(buf, start, pos);
+            value =
+                quoted || scratchLength > 0 ? texts(column).get(scratch, 0, scratchLength) : null;
           }
           pos++;
           if (c == '\r') {
@@ -115,9 +156,27 @@ final class CsvRecords implements AutoCloseable {
         }
         pos++;
       }
-      field.append(buf, start, pos - start);
+      append(buf, start, pos);
+      gathered = true;
     }
+    value = quoted || scratchLength > 0 ? texts(column).get(scratch, 0, scratchLength) : null;
     return -1;
+  }
+
+  private void append(byte[] from, int start, int end) {
+    int n = end - start;
+    if (scratchLength + n > scratch.length) {
+      scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, scratchLength + n));
+    }
+    System.arraycopy(from, start, scratch, scratchLength, n);
+    scratchLength += n;
+  }
+
+  private Texts texts(int column) {
+    while (columns.size() <= column) {
+      columns.add(new Texts());
+    }
+    return columns.get(column);
   }
 
   private boolean fill() throws IOException {
@@ -136,5 +195,83 @@ final class CsvRecords implements AutoCloseable {
   @Override
   public void close() throws IOException {
     in.close();
+  }
+
+  /**
+   * One column's recent texts by their UTF-8 bytes: an open-addressing table of at most {@value
+   * #LIMIT} texts, emptied when full (a file sorted by time moves on to new quarter-hours). When
+   * more than three quarters of a window of {@value #WINDOW} look-ups miss, the column's texts do
+   * not repeat (values, free text) and the next {@value #PAUSE} fields are decoded without looking.
+   */
+  static final class Texts {
+    static final int SLOTS = 4096;
+    static final int LIMIT = SLOTS / 2;
+    static final int WINDOW = 1024;
+    static final int PAUSE = 1 << 16;
+
+    private final byte[][] keys = new byte[SLOTS][];
+    private final String[] texts = new String[SLOTS];
+    private final int[] hashes = new int[SLOTS];
+    private int size;
+    // the last text returned and its bytes: most columns repeat the record before
+    private byte[] lastKey;
+    private String lastText;
+    private int lookups;
+    private int misses;
+    private int paused;
+
+    /** The text of {@code bytes[from, to)}: the same {@code String} for the same bytes. */
+    String get(byte[] bytes, int from, int to) {
+      if (paused > 0) {
+        paused--;
+        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+      }
+      if (lastKey != null && Arrays.equals(lastKey, 0, lastKey.length, bytes, from, to)) {
+        count(false);
+        return lastText;
+      }
+      int h = 0;
+      for (int i = from; i < to; i++) {
+        h = 31 * h + bytes[i];
+      }
+      h ^= h >>> 16;
+      int slot = h & (SLOTS - 1);
+      for (byte[] key = keys[slot]; key != null; key = keys[slot]) {
+        if (hashes[slot] == h && Arrays.equals(key, 0, key.length, bytes, from, to)) {
+          count(false);
+          lastKey = key;
+          lastText = texts[slot];
+          return lastText;
+        }
+        slot = (slot + 1) & (SLOTS - 1);
+      }
+      String text = new String(bytes, from, to - from, StandardCharsets.UTF_8);
+      if (size == LIMIT) {
+        Arrays.fill(keys, null);
+        Arrays.fill(texts, null);
+        size = 0;
+        slot = h & (SLOTS - 1);
+      }
+      keys[slot] = Arrays.copyOfRange(bytes, from, to);
+      texts[slot] = text;
+      hashes[slot] = h;
+      size++;
+      count(true);
+      lastKey = keys[slot];
+      lastText = text;
+      return text;
+    }
+
+    private void count(boolean miss) {
+      lookups++;
+      misses += miss ? 1 : 0;
+      if (lookups == WINDOW) {
+        if (misses * 4 > WINDOW * 3) {
+          paused = PAUSE;
+        }
+        lookups = 0;
+        misses = 0;
+      }
+    }
   }
 }

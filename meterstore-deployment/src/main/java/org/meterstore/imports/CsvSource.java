@@ -1,8 +1,6 @@
 package org.meterstore.imports;
 
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -10,6 +8,7 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
+import org.meterstore.internal.concurrent.Handoff;
 
 /** A CSV file as an import source: header row of column names, one reading per record. */
 final class CsvSource implements ImportSource {
@@ -29,8 +28,7 @@ final class CsvSource implements ImportSource {
   public ImportCursor open(TableDefinition table, Instant now) {
     CsvRecords records;
     try {
-      records =
-          new CsvRecords(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
+      records = new CsvRecords(Files.newInputStream(file));
     } catch (IOException e) {
       throw new MeterStoreException(
           ErrorKind.STORAGE, "Cannot import " + file + ": cannot open it (" + e + ")", e);
@@ -58,26 +56,64 @@ final class CsvSource implements ImportSource {
     }
   }
 
+  /** Records read ahead, with the line each starts on. */
+  private record Records(String[][] fields, long[] lines, int count) {}
+
+  /**
+   * A pass over the records after the header: they are read and split into fields on a thread of
+   * its own ({@value #BLOCK} records at a time, at most {@value #BLOCKS} blocks ahead), while the
+   * caller's thread maps them to readings. The thread lives as long as the cursor.
+   */
   private final class Cursor implements ImportCursor {
+    private static final int BLOCK = 1024;
+    private static final int BLOCKS = 8;
+
     private final CsvRecords records;
     private final ReadingMapper mapper;
+    private final Handoff<Records> ahead;
+    private Records current;
+    private int index;
+    private long line;
 
     Cursor(CsvRecords records, ReadingMapper mapper) {
       this.records = records;
       this.mapper = mapper;
+      this.ahead = new Handoff<>("meterstore-import-csv " + file.getFileName(), BLOCKS, this::read);
+    }
+
+    private void read(Handoff.Sink<Records> sink) throws InterruptedException {
+      String[][] fields = new String[BLOCK][];
+      long[] lines = new long[BLOCK];
+      int n = 0;
+      try {
+        for (String[] r = records.next(); r != null; r = records.next()) {
+          fields[n] = r;
+          lines[n] = records.recordLine();
+          if (++n == BLOCK) {
+            sink.put(new Records(fields, lines, n));
+            fields = new String[BLOCK][];
+            lines = new long[BLOCK];
+            n = 0;
+          }
+        }
+      } catch (IOException e) {
+        if (n > 0) {
+          sink.put(new Records(fields, lines, n)); // the records before the failure first
+        }
+        throw new MeterStoreException(
+            ErrorKind.INVALID_INPUT, "Cannot import " + file + ": " + e.getMessage(), e);
+      }
+      if (n > 0) {
+        sink.put(new Records(fields, lines, n));
+      }
     }
 
     @Override
     public StoredReading next() {
       String[] fields;
-      try {
-        do {
-          fields = records.next();
-        } while (fields != null && fields.length == 1 && fields[0] == null); // blank lines
-      } catch (IOException e) {
-        throw new MeterStoreException(
-            ErrorKind.INVALID_INPUT, "Cannot import " + file + ": " + e.getMessage(), e);
-      }
+      do {
+        fields = nextRecord();
+      } while (fields != null && fields.length == 1 && fields[0] == null); // blank lines
       if (fields == null) {
         return null;
       }
@@ -87,18 +123,31 @@ final class CsvSource implements ImportSource {
         throw new MeterStoreException(
             e.kind(),
             e.isRetryable(),
-            "Cannot import " + file + " line " + records.recordLine() + ": " + e.getMessage(),
+            "Cannot import " + file + " line " + line + ": " + e.getMessage(),
             e);
       }
     }
 
+    private String[] nextRecord() {
+      while (current == null || index == current.count()) {
+        current = ahead.next();
+        index = 0;
+        if (current == null) {
+          return null;
+        }
+      }
+      line = current.lines()[index];
+      return current.fields()[index++];
+    }
+
     @Override
     public long position() {
-      return records.recordLine();
+      return line;
     }
 
     @Override
     public void close() {
+      ahead.close();
       closeQuietly(records);
     }
   }

@@ -3,18 +3,31 @@ package org.meterstore.imports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The CSV record reader: fields, nulls, quotes, line ends and fields across its buffer. */
+/**
+ * The CSV record reader: fields, nulls, quotes, line ends, UTF-8, a byte order mark, fields across
+ * its buffer and the texts it remembers per column.
+ */
 class CsvRecordsTest {
+  private static CsvRecords csv(String text, int bufferSize) {
+    return new CsvRecords(
+        new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), bufferSize);
+  }
+
   private static List<List<String>> read(String text) throws IOException {
+    return read(text, CsvRecords.BUFFER);
+  }
+
+  private static List<List<String>> read(String text, int bufferSize) throws IOException {
     List<List<String>> records = new ArrayList<>();
-    try (CsvRecords csv = new CsvRecords(new StringReader(text))) {
+    try (CsvRecords csv = csv(text, bufferSize)) {
       for (String[] r = csv.next(); r != null; r = csv.next()) {
         records.add(Arrays.asList(r));
       }
@@ -55,11 +68,70 @@ class CsvRecordsTest {
       expected.add(Arrays.asList(a, b, c.isEmpty() && i % 5 != 0 ? null : c));
     }
     assertThat(read(text.toString())).isEqualTo(expected);
+    // every field and line end split at every place a tiny buffer can split it
+    for (int size : new int[] {1, 2, 3, 7, 64}) {
+      assertThat(read(text.substring(0, 4_000), size)).isEqualTo(read(text.substring(0, 4_000)));
+    }
+  }
+
+  @Test
+  void utf8TextIsDecodedWholeWhereverTheBufferEnds() throws IOException {
+    String text = "Zähler,\"Straße, 5\",€,日本\r\nÄ,,\"\"\"ü\"\"\",x\n";
+    List<List<String>> expected =
+        List.of(List.of("Zähler", "Straße, 5", "€", "日本"), Arrays.asList("Ä", null, "\"ü\"", "x"));
+    for (int size = 1; size <= 12; size++) {
+      assertThat(read(text, size)).as("buffer of %d bytes", size).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aByteOrderMarkAtTheStartIsSkipped() throws IOException {
+    for (int size : new int[] {1, 2, 3, 4, CsvRecords.BUFFER}) {
+      assertThat(read("\uFEFFmalo_id,value\n1,2\n", size))
+          .containsExactly(List.of("malo_id", "value"), List.of("1", "2"));
+    }
+    // only at the start: elsewhere it is text
+    assertThat(read("a\n\uFEFFb\n").get(1)).containsExactly("\uFEFFb");
+  }
+
+  @Test
+  void aColumnsRepeatedTextsAreOneStringAndDistinctOnesStayRight() throws IOException {
+    StringBuilder text = new StringBuilder();
+    int rows = CsvRecords.Texts.WINDOW * 8;
+    for (int i = 0; i < rows; i++) {
+      text.append("KWH,").append(i).append('.').append(i % 997).append(",\"q\"\n");
+    }
+    try (CsvRecords csv = csv(text.toString(), 5_000)) {
+      String[] first = csv.next();
+      for (int i = 1; i < rows; i++) {
+        String[] r = csv.next();
+        assertThat(r[0]).isSameAs(first[0]);
+        assertThat(r[2]).isSameAs(first[2]);
+        // the values do not repeat: the column stops remembering, and every value is still read
+        assertThat(r[1]).isEqualTo(i + "." + (i % 997));
+      }
+      assertThat(csv.next()).isNull();
+    }
+  }
+
+  @Test
+  void aColumnRemembersNoMoreThanItsLimit() {
+    CsvRecords.Texts texts = new CsvRecords.Texts();
+    byte[][] keys = new byte[CsvRecords.Texts.LIMIT * 3][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = ("2026-01-01T00:" + i).getBytes(StandardCharsets.UTF_8);
+    }
+    // every key twice in a row: the second is a hit, so the column keeps remembering
+    for (byte[] key : keys) {
+      String once = texts.get(key, 0, key.length);
+      assertThat(texts.get(key, 0, key.length)).isSameAs(once);
+      assertThat(once).isEqualTo(new String(key, StandardCharsets.UTF_8));
+    }
   }
 
   @Test
   void recordLinesCountLineBreaksInsideQuotes() throws IOException {
-    try (CsvRecords csv = new CsvRecords(new StringReader("h\n\"a\nb\"\nc\n"))) {
+    try (CsvRecords csv = csv("h\n\"a\nb\"\nc\n", CsvRecords.BUFFER)) {
       csv.next();
       assertThat(csv.recordLine()).isEqualTo(1);
       csv.next();

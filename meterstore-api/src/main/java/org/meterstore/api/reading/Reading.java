@@ -129,6 +129,11 @@ public record Reading(
 
   private static BigDecimal normaliseValue(BigDecimal value) {
     require("value", value);
+    int scale = value.scale();
+    if (scale >= 0 && scale <= 6 && value.precision() - scale <= 12) {
+      // at most 6 decimals and |value| < 10^12: both rules hold without stripping zeros
+      return scale == 6 ? value : value.setScale(6);
+    }
     BigDecimal stripped = value.stripTrailingZeros();
     if (stripped.scale() > 6) {
       throw MeterStoreException.invalid("value", value.toPlainString(), "at most 6 decimals");

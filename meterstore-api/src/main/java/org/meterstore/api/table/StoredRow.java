@@ -97,8 +97,10 @@ public final class StoredRow {
     row[14] = r.sourceKind();
     row[15] = r.provenance();
     int i = COLUMNS;
-    for (String v : extra.values()) {
-      row[i++] = v;
+    if (!extra.isEmpty()) {
+      for (String v : extra.values()) {
+        row[i++] = v;
+      }
     }
     if (subject) {
       row[i] = r.subject();

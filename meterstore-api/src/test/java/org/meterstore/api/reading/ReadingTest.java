@@ -5,6 +5,7 @@ import static org.meterstore.api.InvalidInput.assertInvalid;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.commodity.Commodity;
@@ -97,6 +98,31 @@ class ReadingTest {
                 .value()
                 .toPlainString())
         .isEqualTo("999999999999.999999");
+  }
+
+  @Test
+  void everyValueIsJudgedByTheRuleWhateverItsScale() {
+    Random random = new Random(11);
+    for (int i = 0; i < 20_000; i++) {
+      long unscaled = random.nextLong() / (1L << random.nextInt(63));
+      int scale = random.nextInt(14) - 3;
+      BigDecimal v = BigDecimal.valueOf(unscaled, scale);
+      BigDecimal stripped = v.stripTrailingZeros();
+      boolean allowed =
+          stripped.scale() <= 6 && stripped.abs().compareTo(Reading.MAX_ABS_VALUE) <= 0;
+      var builder = quarterHour("2026-05-01T10:00:00Z").value(v);
+      if (allowed) {
+        assertThat(builder.build().value()).isEqualTo(v.setScale(6));
+      } else {
+        assertInvalid(builder::build, "value");
+      }
+    }
+    for (String edge : new String[] {"999999999999.999999", "-999999999999.9", "0.850000", "7"}) {
+      assertThat(quarterHour("2026-05-01T10:00:00Z").value(edge).build().value())
+          .isEqualTo(new BigDecimal(edge).setScale(6));
+    }
+    assertInvalid(
+        () -> quarterHour("2026-05-01T10:00:00Z").value("1000000000000.5").build(), "18 digits");
   }
 
   @Test
