@@ -75,6 +75,59 @@ class ImportDirectoryTest {
   }
 
   @Test
+  void aFailureFarIntoAFileComesAfterEveryReadingBeforeItAndNamesItsLine() throws Exception {
+    Path file = ImportCsv.write(dir.resolve("long.csv"), TABLE, rows(0, 3_000));
+    List<String> lines = new ArrayList<>(Files.readAllLines(file));
+    lines.set(2_499, lines.get(2_499).replaceFirst("^[^,]*", "51238696782")); // line 2,500
+    Files.write(file, lines);
+    List<Instant> read = new ArrayList<>();
+    try (ImportCursor c = ImportSource.of(file).open(TABLE, NOW)) {
+      assertThatThrownBy(
+              () -> {
+                for (StoredReading r = c.next(); r != null; r = c.next()) {
+                  read.add(r.reading().from());
+                  assertThat(c.position()).isEqualTo(read.size() + 1);
+                }
+              })
+          .isInstanceOf(MeterStoreException.class)
+          .hasMessageContaining("Cannot import " + file + " line 2500");
+    }
+    assertThat(read).isEqualTo(expectedFroms(0, 2_498));
+
+    // a quote left open at the end: every record before it, then the error
+    Files.write(file, lines.subList(0, 2_000));
+    Files.writeString(file, "\"51238696781,open\n", java.nio.file.StandardOpenOption.APPEND);
+    read.clear();
+    try (ImportCursor c = ImportSource.of(file).open(TABLE, NOW)) {
+      assertThatThrownBy(
+              () -> {
+                for (StoredReading r = c.next(); r != null; r = c.next()) {
+                  read.add(r.reading().from());
+                }
+              })
+          .isInstanceOfSatisfying(
+              MeterStoreException.class,
+              e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
+          .hasMessageContaining("line 2001: a quoted field is not closed");
+    }
+    assertThat(read).isEqualTo(expectedFroms(0, 1_999));
+  }
+
+  @Test
+  void aFileThatStartsWithAByteOrderMarkIsRead() throws Exception {
+    Path file = ImportCsv.write(dir.resolve("excel.csv"), TABLE, rows(0, 3));
+    byte[] text = Files.readAllBytes(file);
+    byte[] marked = new byte[text.length + 3];
+    marked[0] = (byte) 0xEF;
+    marked[1] = (byte) 0xBB;
+    marked[2] = (byte) 0xBF;
+    System.arraycopy(text, 0, marked, 3, text.length);
+    Files.write(file, marked);
+
+    assertThat(froms(ImportSource.of(file))).isEqualTo(expectedFroms(0, 3));
+  }
+
+  @Test
   void anotherFileRefusesTheDirectory() throws Exception {
     ImportCsv.write(dir.resolve("1.csv"), TABLE, rows(0, 2));
     Files.writeString(dir.resolve("README.txt"), "exported 2026-04-01");
