@@ -2,6 +2,9 @@ package org.meterstore.imports;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +26,13 @@ import java.util.List;
 final class CsvRecords implements AutoCloseable {
   static final int BUFFER = 1 << 16;
   private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long COMMAS = ONES * ',';
+  private static final long LFS = ONES * '\n';
+  private static final long CRS = ONES * '\r';
 
   private final InputStream in;
   private final byte[] buf;
@@ -34,7 +44,7 @@ final class CsvRecords implements AutoCloseable {
   // a field that is quoted or crosses the buffer's end is gathered here
   private byte[] scratch = new byte[128];
   private int scratchLength;
-  private final List<String> fields = new ArrayList<>(24);
+  private String[] fields = new String[24];
   private final List<Texts> columns = new ArrayList<>();
   // the field readPlain read, set before it returns
   private String value;
@@ -67,7 +77,6 @@ final class CsvRecords implements AutoCloseable {
       return null;
     }
     recordLine = line;
-    fields.clear();
     int column = 0;
     while (true) {
       scratchLength = 0;
@@ -78,10 +87,12 @@ final class CsvRecords implements AutoCloseable {
         readQuoted();
       }
       int end = readPlain(column, quoted);
-      fields.add(value);
-      column++;
+      if (column == fields.length) {
+        fields = Arrays.copyOf(fields, column * 2);
+      }
+      fields[column++] = value;
       if (end != ',') {
-        return fields.toArray(new String[fields.size()]);
+        return Arrays.copyOf(fields, column);
       }
     }
   }
@@ -132,6 +143,18 @@ final class CsvRecords implements AutoCloseable {
     while (fill()) {
       int start = pos;
       while (pos < len) {
+        // eight bytes at a time up to the first that may end the field
+        while (pos + Long.BYTES <= len) {
+          long ends = fieldEnds((long) LONGS.get(buf, pos));
+          if (ends != 0) {
+            pos += Long.numberOfTrailingZeros(ends) >>> 3;
+            break;
+          }
+          pos += Long.BYTES;
+        }
+        if (pos == len) {
+          break;
+        }
         byte c = buf[pos];
         if (c == ',' || c == '\n' || c == '\r') {
           if (!gathered) {
@@ -161,6 +184,19 @@ final class CsvRecords implements AutoCloseable {
     }
     value = quoted || scratchLength > 0 ? texts(column).get(scratch, 0, scratchLength) : null;
     return -1;
+  }
+
+  /**
+   * A mask with the high bit set in the lowest byte of {@code word} (little-endian) that is a
+   * comma, LF or CR, and perhaps in later bytes; zero when none of its eight bytes is one of them.
+   */
+  private static long fieldEnds(long word) {
+    return zeroBytes(word ^ COMMAS) | zeroBytes(word ^ LFS) | zeroBytes(word ^ CRS);
+  }
+
+  /** The high bit of the lowest zero byte of {@code x} (and perhaps of higher ones); 0 if none. */
+  private static long zeroBytes(long x) {
+    return (x - ONES) & ~x & HIGHS;
   }
 
   private void append(byte[] from, int start, int end) {
@@ -230,11 +266,7 @@ final class CsvRecords implements AutoCloseable {
         count(false);
         return lastText;
       }
-      int h = 0;
-      for (int i = from; i < to; i++) {
-        h = 31 * h + bytes[i];
-      }
-      h ^= h >>> 16;
+      int h = hash(bytes, from, to);
       int slot = h & (SLOTS - 1);
       for (byte[] key = keys[slot]; key != null; key = keys[slot]) {
         if (hashes[slot] == h && Arrays.equals(key, 0, key.length, bytes, from, to)) {
@@ -260,6 +292,19 @@ final class CsvRecords implements AutoCloseable {
       lastKey = keys[slot];
       lastText = text;
       return text;
+    }
+
+    /** A hash of {@code bytes[from, to)}, eight bytes at a time. */
+    private static int hash(byte[] bytes, int from, int to) {
+      long h = to - from;
+      int i = from;
+      for (; i + Long.BYTES <= to; i += Long.BYTES) {
+        h = (h ^ (long) LONGS.get(bytes, i)) * 0x9E3779B97F4A7C15L;
+      }
+      for (; i < to; i++) {
+        h = (h ^ bytes[i]) * 0x100000001B3L;
+      }
+      return (int) (h ^ (h >>> 32) ^ (h >>> 17));
     }
 
     private void count(boolean miss) {

@@ -75,6 +75,49 @@ class CsvRecordsTest {
   }
 
   @Test
+  void randomFieldsOfEveryLengthComeBackAsWritten() throws IOException {
+    java.util.Random random = new java.util.Random(42);
+    String alphabet = "abc019.:-TZ ,\"\r\näü€";
+    StringBuilder text = new StringBuilder();
+    List<List<String>> expected = new ArrayList<>();
+    for (int r = 0; r < 3_000; r++) {
+      List<String> record = new ArrayList<>();
+      int fields = 1 + random.nextInt(18);
+      for (int f = 0; f < fields; f++) {
+        int length = random.nextInt(4) == 0 ? 0 : random.nextInt(30);
+        StringBuilder field = new StringBuilder();
+        boolean plain = random.nextBoolean();
+        for (int i = 0; i < length; i++) {
+          field.append(
+              plain
+                  ? "abc019.:-TZ".charAt(random.nextInt(11))
+                  : alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        String v = field.toString();
+        boolean quote = !plain || random.nextInt(10) == 0;
+        if (f > 0) {
+          text.append(',');
+        }
+        if (quote) {
+          text.append('"').append(v.replace("\"", "\"\"")).append('"');
+        } else {
+          text.append(v);
+        }
+        record.add(v.isEmpty() && !quote ? null : v);
+      }
+      if (record.size() == 1 && record.get(0) == null) {
+        record.set(0, "x");
+        text.append('x');
+      }
+      text.append(random.nextBoolean() ? "\n" : "\r\n");
+      expected.add(record);
+    }
+    for (int size : new int[] {3, 5, 8, 13, 100, CsvRecords.BUFFER}) {
+      assertThat(read(text.toString(), size)).as("buffer of %d bytes", size).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void utf8TextIsDecodedWholeWhereverTheBufferEnds() throws IOException {
     String text = "Zähler,\"Straße, 5\",€,日本\r\nÄ,,\"\"\"ü\"\"\",x\n";
     List<List<String>> expected =
