@@ -211,6 +211,9 @@ public record TableDefinition(
       throw MeterStoreException.invalid(
           "subject", reading.subject(), "table " + name + " declares no subject column");
     }
+    if (extraColumns.isEmpty() && reading.extra().isEmpty()) {
+      return Map.of();
+    }
     for (String key : reading.extra().keySet()) {
       if (extraColumns.stream().noneMatch(c -> c.name().equals(key))) {
         throw MeterStoreException.invalid("column", key, "not declared in table " + name);
@@ -228,10 +231,9 @@ public record TableDefinition(
    * resolution. The reading's own resolution, when set, was checked against the grid already.
    */
   private void requireOnGrid(Reading reading) {
-    String rule = "table " + name + " holds one " + resolution + " interval per reading";
     if (reading.resolution() != null && !reading.resolution().equals(resolution)) {
       throw MeterStoreException.invalid(
-          "resolution", reading.resolution(), rule + " (" + GRID_RULE + ")");
+          "resolution", reading.resolution(), gridRule() + " (" + GRID_RULE + ")");
     }
     if (reading.to() == null
         || !MeteringCalendar.isAligned(
@@ -239,7 +241,7 @@ public record TableDefinition(
       throw MeterStoreException.invalid(
           "interval",
           "[" + reading.from() + ", " + reading.to() + ")",
-          rule
+          gridRule()
               + ", aligned in Europe/Berlin"
               + (reading.commodity().usesGasDay() && !resolution.dividesAnHour()
                   ? " from the gas day's 06:00"
@@ -248,6 +250,10 @@ public record TableDefinition(
               + GRID_RULE
               + ")");
     }
+  }
+
+  private String gridRule() {
+    return "table " + name + " holds one " + resolution + " interval per reading";
   }
 
   static void requireIdentifier(String field, String value, int maxLength) {
