@@ -33,6 +33,7 @@ final class CsvRecords implements AutoCloseable {
   private static final long COMMAS = ONES * ',';
   private static final long LFS = ONES * '\n';
   private static final long CRS = ONES * '\r';
+  private static final long QUOTES = ONES * '"';
 
   private final InputStream in;
   private final byte[] buf;
@@ -77,6 +78,10 @@ final class CsvRecords implements AutoCloseable {
       return null;
     }
     recordLine = line;
+    String[] plain = plainRecord();
+    if (plain != null) {
+      return plain;
+    }
     int column = 0;
     while (true) {
       scratchLength = 0;
@@ -109,6 +114,65 @@ final class CsvRecords implements AutoCloseable {
     if (len >= BOM.length && Arrays.equals(buf, 0, BOM.length, BOM, 0, BOM.length)) {
       pos = BOM.length;
     }
+  }
+
+  /**
+   * The common record, read in one loop: one that lies wholly in the buffer and holds no quote.
+   * Null, with nothing consumed, for any other (the general path then reads it).
+   */
+  private String[] plainRecord() {
+    final byte[] b = buf;
+    final int n = len;
+    int start = pos;
+    int column = 0;
+    while (true) {
+      int at = start;
+      while (true) {
+        if (at + Long.BYTES <= n) {
+          long found = structural((long) LONGS.get(b, at));
+          if (found == 0) {
+            at += Long.BYTES;
+            continue;
+          }
+          at += Long.numberOfTrailingZeros(found) >>> 3;
+          break;
+        }
+        while (at < n && !isStructural(b[at])) {
+          at++;
+        }
+        if (at + 1 >= n) {
+          return null; // the record, or its CRLF, may go on past the buffer
+        }
+        break;
+      }
+      byte c = b[at];
+      if (c == '"') {
+        return null;
+      }
+      if (column == fields.length) {
+        fields = Arrays.copyOf(fields, column * 2);
+      }
+      fields[column++] = at > start ? texts(column - 1).get(b, start, at) : null;
+      if (c == ',') {
+        start = at + 1;
+        continue;
+      }
+      if (c == '\r' && at + 1 == n) {
+        return null; // its LF may come with the next read
+      }
+      pos = c == '\r' && b[at + 1] == '\n' ? at + 2 : at + 1;
+      line++;
+      return Arrays.copyOf(fields, column);
+    }
+  }
+
+  private static boolean isStructural(byte c) {
+    return c == ',' || c == '\n' || c == '\r' || c == '"';
+  }
+
+  /** Like {@link #fieldEnds}, with quotes too. */
+  private static long structural(long word) {
+    return fieldEnds(word) | zeroBytes(word ^ QUOTES);
   }
 
   /** Reads up to a closing quote that is not doubled, into the scratch bytes. */
