@@ -19,6 +19,25 @@ import org.meterstore.api.commodity.Commodity;
 class MeteringCalendarTest {
 
   @Test
+  void everyMonthStartIsItsFirstDaysStartInsideAndOutsideTheTable() {
+    for (YearMonth m = YearMonth.of(1969, 11);
+        m.isBefore(YearMonth.of(2200, 3));
+        m = m.plusMonths(1)) {
+      for (org.meterstore.api.commodity.Commodity c :
+          org.meterstore.api.commodity.Commodity.values()) {
+        assertThat(MeteringCalendar.monthStart(m, c))
+            .isEqualTo(MeteringCalendar.dayStart(m.atDay(1), c));
+        assertThat(MeteringCalendar.monthEnd(m, c))
+            .isEqualTo(MeteringCalendar.dayStart(m.plusMonths(1).atDay(1), c));
+      }
+    }
+    assertThat(MeteringCalendar.monthStart(YearMonth.of(2026, 3), GAS))
+        .isEqualTo(Instant.parse("2026-03-01T05:00:00Z"));
+    assertThat(MeteringCalendar.monthStart(YearMonth.of(2026, 4), STROM))
+        .isEqualTo(Instant.parse("2026-03-31T22:00:00Z"));
+  }
+
+  @Test
   void zoneIsEuropeBerlin() {
     assertThat(MeteringCalendar.ZONE).isEqualTo(ZoneId.of("Europe/Berlin"));
   }
