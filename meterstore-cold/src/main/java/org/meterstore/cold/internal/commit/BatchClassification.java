@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
@@ -88,27 +90,24 @@ final class BatchClassification {
    *     DuplicateCheck#classify(Table, List)}
    */
   Classified classifyAlone(List<Object[]> batch) {
-    Integer[] order = new Integer[batch.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
     Object[][] rows = batch.toArray(new Object[0][]);
-    Arrays.sort(order, byReadingAndFrom(rows));
+    Ranks ranks = new Ranks(rows);
+    int[] order = ranks.order();
     WriteOutcome[] outcomes = new WriteOutcome[rows.length];
     List<Object[]> toAppend = new ArrayList<>(rows.length);
     List<Object[]> versions = new ArrayList<>();
     SpanEnds ends = new SpanEnds();
     for (int start = 0; start < order.length; ) {
-      Object[] first = rows[order[start]];
+      int first = order[start];
       int end = start + 1;
-      while (end < order.length && sameKey(first, rows[order[end]])) {
+      while (end < order.length && ranks.sameKey(first, order[end])) {
         end++;
       }
-      if (start > 0 && !sameReading(first, rows[order[start - 1]])) {
+      if (start > 0 && !ranks.sameReading(first, order[start - 1])) {
         ends.clear();
       }
       versions.clear();
-      List<Object> key = end - start > 1 ? check.key(first) : null;
+      List<Object> key = end - start > 1 ? check.key(rows[first]) : null;
       for (int i = start; i < end; i++) {
         Object[] row = rows[order[i]];
         WriteOutcome outcome =
@@ -125,6 +124,101 @@ final class BatchClassification {
       start = end;
     }
     return new Classified(Arrays.asList(outcomes), toAppend);
+  }
+
+  /**
+   * The batch's rows ranked by reading (the merge key without {@code from}) and by {@code from}:
+   * each distinct reading and each distinct {@code from} gets its place among the batch's distinct
+   * ones, so the batch sorts as numbers (reading, {@code from}, batch position) instead of by
+   * comparing columns row against row, and two rows share a reading or a merge key when their ranks
+   * are equal. A batch of more than {@value #MAX_ROWS} rows sorts by the columns.
+   */
+  private final class Ranks {
+    static final int MAX_ROWS = 1 << 20;
+    private final Object[][] rows;
+    private final int[] reading;
+    private final int[] from;
+
+    Ranks(Object[][] rows) {
+      this.rows = rows;
+      this.reading = new int[rows.length];
+      this.from = new int[rows.length];
+      Map<List<Object>, Integer> readings = new HashMap<>();
+      List<Object[]> firstOfReading = new ArrayList<>();
+      Map<Instant, Integer> froms = new HashMap<>();
+      List<Instant> distinctFroms = new ArrayList<>();
+      for (int i = 0; i < rows.length; i++) {
+        Object[] row = rows[i];
+        Integer id = readings.putIfAbsent(check.spanKey(row), firstOfReading.size());
+        if (id == null) {
+          id = firstOfReading.size();
+          firstOfReading.add(row);
+        }
+        reading[i] = id;
+        Instant f = (Instant) row[check.from];
+        Integer fid = froms.putIfAbsent(f, distinctFroms.size());
+        if (fid == null) {
+          fid = distinctFroms.size();
+          distinctFroms.add(f);
+        }
+        from[i] = fid;
+      }
+      rank(reading, firstOfReading, BatchClassification.this::compareReadings);
+      rank(from, distinctFroms, Comparator.naturalOrder());
+    }
+
+    /** Replaces each id in {@code ids} by the place of its value among {@code distinct}. */
+    private static <T> void rank(int[] ids, List<T> distinct, Comparator<? super T> by) {
+      Integer[] sorted = new Integer[distinct.size()];
+      for (int i = 0; i < sorted.length; i++) {
+        sorted[i] = i;
+      }
+      Arrays.sort(sorted, (a, b) -> by.compare(distinct.get(a), distinct.get(b)));
+      int[] place = new int[sorted.length];
+      for (int p = 0; p < sorted.length; p++) {
+        place[sorted[p]] = p;
+      }
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = place[ids[i]];
+      }
+    }
+
+    /** The batch positions in (reading, {@code from}, position) order. */
+    int[] order() {
+      int n = rows.length;
+      int[] order = new int[n];
+      if (n > MAX_ROWS) {
+        Integer[] boxed = new Integer[n];
+        for (int i = 0; i < n; i++) {
+          boxed[i] = i;
+        }
+        Arrays.sort(
+            boxed,
+            Comparator.<Integer>comparingInt(i -> reading[i]).thenComparingInt(i -> from[i]));
+        for (int i = 0; i < n; i++) {
+          order[i] = boxed[i];
+        }
+        return order;
+      }
+      // ranks and positions are below 2^20 each: three fields of a long
+      long[] keys = new long[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = ((long) reading[i] << 40) | ((long) from[i] << 20) | i;
+      }
+      Arrays.sort(keys);
+      for (int i = 0; i < n; i++) {
+        order[i] = (int) (keys[i] & (MAX_ROWS - 1));
+      }
+      return order;
+    }
+
+    boolean sameReading(int a, int b) {
+      return reading[a] == reading[b];
+    }
+
+    boolean sameKey(int a, int b) {
+      return reading[a] == reading[b] && from[a] == from[b];
+    }
   }
 
   /**
@@ -161,19 +255,15 @@ final class BatchClassification {
     }
   }
 
-  /** By the reading's columns (the merge key without {@code from}), then by {@code from}. */
-  private Comparator<Integer> byReadingAndFrom(Object[][] rows) {
-    return (a, b) -> {
-      Object[] x = rows[a];
-      Object[] y = rows[b];
-      for (int i : check.spanKeyIndex) {
-        int c = compare(x[i], y[i]);
-        if (c != 0) {
-          return c;
-        }
+  /** By the reading's columns (the merge key without {@code from}), null first. */
+  private int compareReadings(Object[] x, Object[] y) {
+    for (int i : check.spanKeyIndex) {
+      int c = compare(x[i], y[i]);
+      if (c != 0) {
+        return c;
       }
-      return ((Instant) x[check.from]).compareTo((Instant) y[check.from]);
-    };
+    }
+    return 0;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -185,18 +275,5 @@ final class BatchClassification {
       return a == null ? -1 : 1;
     }
     return ((Comparable) a).compareTo(b);
-  }
-
-  private boolean sameReading(Object[] a, Object[] b) {
-    for (int i : check.spanKeyIndex) {
-      if (compare(a[i], b[i]) != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private boolean sameKey(Object[] a, Object[] b) {
-    return a[check.from].equals(b[check.from]) && sameReading(a, b);
   }
 }

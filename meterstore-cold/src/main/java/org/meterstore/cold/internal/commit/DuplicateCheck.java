@@ -157,7 +157,7 @@ final class DuplicateCheck {
             + ") of the same reading and version");
   }
 
-  private List<Object> spanKey(Object[] row) {
+  List<Object> spanKey(Object[] row) {
     List<Object> key = new ArrayList<>(spanKeyIndex.length);
     for (int i : spanKeyIndex) {
       key.add(row[i]);
