@@ -33,6 +33,7 @@ import org.meterstore.cold.internal.commit.ArchivalCommitter;
 import org.meterstore.cold.internal.commit.CommitCounter;
 import org.meterstore.cold.internal.commit.CorrectionAppender;
 import org.meterstore.cold.internal.commit.ImportCommitter;
+import org.meterstore.cold.internal.commit.StoredReach;
 import org.meterstore.cold.internal.commit.WriteSettings;
 import org.meterstore.cold.internal.compact.Compactor;
 import org.meterstore.cold.internal.drift.SchemaDrift;
@@ -71,6 +72,7 @@ public final class IcebergColdTable implements ColdTable {
   private final PlannedFiles planned;
   private final FooterCache footers;
   private final ResolvedView resolvedView;
+  private final StoredReach reach = new StoredReach();
 
   /**
    * The cold table behind {@code access}; its snapshot views plan through {@code planned} (the
@@ -188,7 +190,7 @@ public final class IcebergColdTable implements ColdTable {
   @Override
   public ImportWindowResult importWindow(
       ArchiveRequest request, List<Object[]> rows, Encoders encoders, BooleanSupplier leaseHeld) {
-    return new ImportCommitter(access, definition, settings, counter)
+    return new ImportCommitter(access, definition, settings, counter, reach)
         .importWindow(request, rows, encoders, leaseHeld);
   }
 

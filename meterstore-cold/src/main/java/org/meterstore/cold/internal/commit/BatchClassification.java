@@ -40,12 +40,12 @@ final class BatchClassification {
    * Whether a stored row could decide a reading of {@code batch}: share its merge key ({@code from}
    * at or after the batch's earliest) or, where spans are checked, overlap one of its spans (a span
    * starting at most {@link #DuplicateCheck.LONGEST_SPAN} before and ending after the batch's
-   * earliest start). One planning of the current snapshot with that filter, no file opened. For a
-   * window imported at W (every stored {@code from} below W, every batch {@code from} at or above
-   * it) it is false on a grid that excludes overlap, and false unless a stored span crosses W
-   * otherwise.
+   * earliest start). One planning of the current snapshot with that filter, no file opened, or only
+   * the files added since the snapshot {@code memo} saw last ({@link StoredReach}). For a window
+   * imported at W (every stored {@code from} below W, every batch {@code from} at or above it) it
+   * is false on a grid that excludes overlap, and false unless a stored span crosses W otherwise.
    */
-  boolean storedCanDecide(Table table, List<Object[]> batch) {
+  boolean storedCanDecide(Table table, List<Object[]> batch, StoredReach memo) {
     if (table.currentSnapshot() == null || batch.isEmpty()) {
       return false;
     }
@@ -68,8 +68,15 @@ final class BatchClassification {
                         Expressions.greaterThan(
                             StandardColumn.TO.columnName(), DuplicateCheck.micros(min)))))
             : sameKey;
+    if (memo.reaches(table, min, reaching) == Boolean.FALSE) {
+      return false;
+    }
     try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(reaching).planFiles()) {
-      return tasks.iterator().hasNext();
+      boolean reaches = tasks.iterator().hasNext();
+      if (!reaches) {
+        memo.nothingReaches(table, min);
+      }
+      return reaches;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -37,17 +37,20 @@ public final class ImportCommitter {
   private final TableDefinition definition;
   private final WriteSettings settings;
   private final CommitCounter counter;
+  private final StoredReach reach;
 
-  /** A committer for one table. */
+  /** A committer for one table; {@code reach} is the table's (kept with its handle). */
   public ImportCommitter(
       TableAccess access,
       TableDefinition definition,
       WriteSettings settings,
-      CommitCounter counter) {
+      CommitCounter counter,
+      StoredReach reach) {
     this.access = access;
     this.definition = definition;
     this.settings = settings;
     this.counter = counter;
+    this.reach = reach;
   }
 
   /** See {@code ColdTable.importWindow}. */
@@ -65,7 +68,7 @@ public final class ImportCommitter {
                   DuplicateCheck check = new DuplicateCheck(definition, converter, null);
                   BatchClassification batch = new BatchClassification(check);
                   BatchClassification.Classified alone =
-                      batch.storedCanDecide(table, rows) ? null : batch.classifyAlone(rows);
+                      batch.storedCanDecide(table, rows, reach) ? null : batch.classifyAlone(rows);
                   if (alone != null) {
                     outcomes.set(alone.outcomes());
                     return alone.toAppend();

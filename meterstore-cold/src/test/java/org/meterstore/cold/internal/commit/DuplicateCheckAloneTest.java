@@ -97,7 +97,8 @@ class DuplicateCheckAloneTest {
                             Resolution.PT15M,
                             "20260315000000",
                             "1",
-                            OPERATORS[0]))))
+                            OPERATORS[0])),
+                    new StoredReach()))
         .isFalse(); // nothing stored: nothing decides
     Random random = new Random(20261205L);
     int refused = 0;
