@@ -33,7 +33,7 @@ final class CsvRecords implements AutoCloseable {
   private static final long COMMAS = ONES * ',';
   private static final long LFS = ONES * '\n';
   private static final long CRS = ONES * '\r';
-  private static final long QUOTES = ONES * '"';
+  private static final long LOWS = ONES * '-';
 
   private final InputStream in;
   private final byte[] buf;
@@ -129,13 +129,17 @@ final class CsvRecords implements AutoCloseable {
       int at = start;
       while (true) {
         if (at + Long.BYTES <= n) {
-          long found = structural((long) LONGS.get(b, at));
-          if (found == 0) {
+          long low = below(((long) LONGS.get(b, at)));
+          if (low == 0) {
             at += Long.BYTES;
             continue;
           }
-          at += Long.numberOfTrailingZeros(found) >>> 3;
-          break;
+          at += Long.numberOfTrailingZeros(low) >>> 3;
+          if (isStructural(b[at])) {
+            break;
+          }
+          at++; // a space or another low character inside the field
+          continue;
         }
         while (at < n && !isStructural(b[at])) {
           at++;
@@ -170,9 +174,15 @@ final class CsvRecords implements AutoCloseable {
     return c == ',' || c == '\n' || c == '\r' || c == '"';
   }
 
-  /** Like {@link #fieldEnds}, with quotes too. */
-  private static long structural(long word) {
-    return fieldEnds(word) | zeroBytes(word ^ QUOTES);
+  /**
+   * A mask with the high bit set in the lowest byte of {@code word} (little-endian) below {@code
+   * '-'}, and perhaps in later bytes; zero when it has none. Every byte that ends or quotes a field
+   * ({@code , " LF CR}) lies below {@code '-'}, and digits, letters, {@code - . :} and UTF-8's
+   * multi-byte sequences lie above it, so one test per eight bytes finds the candidates; {@link
+   * #isStructural} then judges the one found.
+   */
+  private static long below(long word) {
+    return (word - LOWS) & ~word & HIGHS;
   }
 
   /** Reads up to a closing quote that is not doubled, into the scratch bytes. */
