@@ -200,14 +200,12 @@ public final class MeteringCalendar {
     required("from", from);
     required("resolution", resolution);
     long seconds = from.getEpochSecond();
-    if (resolution.dividesAnHour()
-        && seconds >= WHOLE_HOUR_OFFSETS_FROM
-        && seconds < WHOLE_HOUR_OFFSETS_TO) {
+    long step = resolution.hourDivisorSeconds();
+    if (step > 0 && seconds >= WHOLE_HOUR_OFFSETS_FROM && seconds < WHOLE_HOUR_OFFSETS_TO) {
       // on the UTC multiples of the step, and never across a day's start: no zone arithmetic
       required("commodity", commodity);
-      long step = resolution.fixedLength().orElseThrow().getSeconds();
       boolean onGrid = from.getNano() == 0 && Math.floorMod(seconds, step) == 0;
-      return onGrid && (to == null || to.equals(from.plusSeconds(step)));
+      return onGrid && (to == null || (to.getEpochSecond() == seconds + step && to.getNano() == 0));
     }
     LocalDate day = balancingDay(from, commodity);
     if (resolution.isSubDaily()) {

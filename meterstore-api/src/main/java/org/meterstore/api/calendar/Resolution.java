@@ -104,7 +104,31 @@ public record Resolution(String iso) {
    * which is midnight for most commodities but 06:00 for gas.
    */
   public boolean dividesAnHour() {
-    return fixedLength().map(d -> 3600 % d.getSeconds() == 0).orElse(false);
+    return hourDivisorSeconds() > 0;
+  }
+
+  /**
+   * The length in seconds when this resolution divides an hour, else 0. The usual resolutions are
+   * answered without a look-up: every reading's alignment asks.
+   */
+  long hourDivisorSeconds() {
+    switch (iso) {
+      case "PT15M":
+        return 900;
+      case "PT1H":
+        return 3600;
+      case "PT5M":
+        return 300;
+      case "PT30M":
+        return 1800;
+      case "PT1M":
+        return 60;
+      case "PT10M":
+        return 600;
+      default:
+        long seconds = fixedLength().map(Duration::getSeconds).orElse(0L);
+        return seconds > 0 && 3600 % seconds == 0 ? seconds : 0;
+    }
   }
 
   /**

@@ -109,7 +109,7 @@ public record Reading(
   }
 
   private static Map<String, String> copyExtra(Map<String, String> extra) {
-    if (extra == null) {
+    if (extra == null || extra.isEmpty()) {
       return Map.of();
     }
     for (Map.Entry<String, String> e : extra.entrySet()) {

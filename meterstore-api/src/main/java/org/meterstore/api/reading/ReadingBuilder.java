@@ -130,12 +130,52 @@ public final class ReadingBuilder {
   }
 
   public ReadingBuilder value(String value) {
+    if (value == null) {
+      this.value = null;
+      return this;
+    }
+    BigDecimal plain = plainDecimal(value);
+    if (plain != null) {
+      this.value = plain;
+      return this;
+    }
     try {
-      this.value = value == null ? null : new BigDecimal(value.trim());
+      this.value = new BigDecimal(value.trim());
     } catch (NumberFormatException e) {
       throw MeterStoreException.invalid("value", value, "a decimal number");
     }
     return this;
+  }
+
+  /**
+   * The decimal of the common spelling, an optional minus, digits and an optional point followed by
+   * digits, eighteen digits at most: the same value and scale as {@code new BigDecimal(text)},
+   * without its general parser. Null for any other text (the general parser decides).
+   */
+  static BigDecimal plainDecimal(String text) {
+    int n = text.length();
+    int i = n > 0 && text.charAt(0) == '-' ? 1 : 0;
+    long unscaled = 0;
+    int digits = 0;
+    int scale = -1;
+    for (; i < n; i++) {
+      char c = text.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) {
+          return null;
+        }
+        unscaled = unscaled * 10 + (c - '0');
+        scale += scale >= 0 ? 1 : 0;
+      } else if (c == '.' && scale < 0 && digits > 0) {
+        scale = 0;
+      } else {
+        return null;
+      }
+    }
+    if (digits == 0 || scale == 0) {
+      return null; // nothing, or a point with no digit after it
+    }
+    return BigDecimal.valueOf(text.charAt(0) == '-' ? -unscaled : unscaled, Math.max(scale, 0));
   }
 
   /** Sets the value from a double, refusing NaN and infinities. */

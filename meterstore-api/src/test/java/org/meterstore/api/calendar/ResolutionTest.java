@@ -49,6 +49,23 @@ class ResolutionTest {
   }
 
   @Test
+  void dividesAnHourExactlyWhenItsSecondsDivide3600() {
+    for (int seconds = 1; seconds < 86_400; seconds++) {
+      if (86_400 % seconds != 0) {
+        continue;
+      }
+      Resolution r = Resolution.parse("PT" + seconds + "S");
+      assertThat(r.dividesAnHour()).as(r.toString()).isEqualTo(3600 % seconds == 0);
+      assertThat(r.hourDivisorSeconds())
+          .as(r.toString())
+          .isEqualTo(3600 % seconds == 0 ? seconds : 0);
+    }
+    for (Resolution r : new Resolution[] {Resolution.P1D, Resolution.P1M, Resolution.P1Y}) {
+      assertThat(r.dividesAnHour()).isFalse();
+    }
+  }
+
+  @Test
   void constructorStoresTheCanonicalFormSoEqualResolutionsAreEqualRecords() {
     assertThat(new Resolution("PT900S")).isEqualTo(Resolution.PT15M);
     assertThat(new Resolution("pt3600s"))
