@@ -5,7 +5,7 @@ import org.meterstore.api.MeterStoreException;
 
 /**
  * How an import runs. Its memory is bounded by {@code chunkRows × chunksHeld} readings (plus about
- * half a chunk read ahead), whatever the fleet's size.
+ * one chunk read ahead), whatever the fleet's size.
  *
  * @param chunkRows readings per chunk, at least 1 (default 100 000): each chunk is committed on its
  *     own

@@ -259,12 +259,13 @@ public final class HistoryImport {
 
   /**
    * The writing pass's reader: blocks of {@code recheck} rows (so the buffer is looked at as often
-   * as before), and about half a chunk read ahead, which the reader fills while a chunk is encoded
-   * and committed.
+   * as before), and about a chunk read ahead, which the reader fills while a chunk is classified,
+   * encoded and committed: the next chunk is then ready when the commit ends (with half a chunk,
+   * the import waited for its reader some 0.4 s of a 6 s month).
    */
   private ReadAhead readAhead(ImportCursor cursor, int recheck) {
     int blockRows = Math.min(ReadAhead.BLOCK, recheck);
-    int blocks = Math.max(4, options.chunkRows() / 2 / blockRows);
+    int blocks = Math.max(4, options.chunkRows() / blockRows);
     return new ReadAhead(
         cursor, StoredRow.converter(table), fromIndex, blockRows, blocks, table.name());
   }
