@@ -319,12 +319,15 @@ final class CsvRecords implements AutoCloseable {
     static final int WINDOW = 1024;
     static final int PAUSE = 1 << 16;
 
+    // each key's bytes zero-padded to whole words, and its length
     private final byte[][] keys = new byte[SLOTS][];
+    private final int[] lengths = new int[SLOTS];
     private final String[] texts = new String[SLOTS];
     private final int[] hashes = new int[SLOTS];
     private int size;
-    // the last text returned and its bytes: most columns repeat the record before
+    // the last text returned and its key: most columns repeat the record before
     private byte[] lastKey;
+    private int lastLength = -1;
     private String lastText;
     private int lookups;
     private int misses;
@@ -336,72 +339,83 @@ final class CsvRecords implements AutoCloseable {
         paused--;
         return new String(bytes, from, to - from, StandardCharsets.UTF_8);
       }
-      if (lastKey != null && same(lastKey, bytes, from, to)) {
+      int n = to - from;
+      if (n == lastLength && same(lastKey, bytes, from, n)) {
         count(false);
         return lastText;
       }
-      int h = hash(bytes, from, to);
+      int h = hash(bytes, from, n);
       int slot = h & (SLOTS - 1);
       for (byte[] key = keys[slot]; key != null; key = keys[slot]) {
-        if (hashes[slot] == h && same(key, bytes, from, to)) {
+        if (hashes[slot] == h && lengths[slot] == n && same(key, bytes, from, n)) {
           count(false);
           lastKey = key;
+          lastLength = n;
           lastText = texts[slot];
           return lastText;
         }
         slot = (slot + 1) & (SLOTS - 1);
       }
-      String text = new String(bytes, from, to - from, StandardCharsets.UTF_8);
+      String text = new String(bytes, from, n, StandardCharsets.UTF_8);
       if (size == LIMIT) {
         Arrays.fill(keys, null);
         Arrays.fill(texts, null);
         size = 0;
         slot = h & (SLOTS - 1);
       }
-      keys[slot] = Arrays.copyOfRange(bytes, from, to);
+      byte[] key = new byte[Math.max(Long.BYTES, (n + Long.BYTES - 1) & -Long.BYTES)];
+      System.arraycopy(bytes, from, key, 0, n);
+      keys[slot] = key;
+      lengths[slot] = n;
       texts[slot] = text;
       hashes[slot] = h;
       size++;
       count(true);
-      lastKey = keys[slot];
+      lastKey = key;
+      lastLength = n;
       lastText = text;
       return text;
     }
 
     /**
-     * Whether {@code key} holds {@code bytes[from, to)}, eight bytes at a time: for texts this
-     * short cheaper than {@code Arrays.equals}, whose set-up outweighs the comparison.
+     * Whether {@code key} (zero-padded) starts with the {@code n} bytes at {@code bytes[from]}, a
+     * word at a time with the last word masked: no loop over single bytes.
      */
-    private static boolean same(byte[] key, byte[] bytes, int from, int to) {
-      int n = key.length;
-      if (n != to - from) {
-        return false;
-      }
+    private static boolean same(byte[] key, byte[] bytes, int from, int n) {
       int i = 0;
       for (; i + Long.BYTES <= n; i += Long.BYTES) {
         if ((long) LONGS.get(key, i) != (long) LONGS.get(bytes, from + i)) {
           return false;
         }
       }
-      for (; i < n; i++) {
-        if (key[i] != bytes[from + i]) {
-          return false;
-        }
-      }
-      return true;
+      return i == n || (long) LONGS.get(key, i) == word(bytes, from + i, n - i);
     }
 
-    /** A hash of {@code bytes[from, to)}, eight bytes at a time. */
-    private static int hash(byte[] bytes, int from, int to) {
-      long h = to - from;
-      int i = from;
-      for (; i + Long.BYTES <= to; i += Long.BYTES) {
-        h = (h ^ (long) LONGS.get(bytes, i)) * 0x9E3779B97F4A7C15L;
+    /** A hash of the {@code n} bytes at {@code bytes[from]}, a word at a time. */
+    private static int hash(byte[] bytes, int from, int n) {
+      long h = n;
+      int i = 0;
+      for (; i + Long.BYTES <= n; i += Long.BYTES) {
+        h = (h ^ (long) LONGS.get(bytes, from + i)) * 0x9E3779B97F4A7C15L;
       }
-      for (; i < to; i++) {
-        h = (h ^ bytes[i]) * 0x100000001B3L;
+      if (i < n) {
+        h = (h ^ word(bytes, from + i, n - i)) * 0x9E3779B97F4A7C15L;
       }
       return (int) (h ^ (h >>> 32) ^ (h >>> 17));
+    }
+
+    /**
+     * The {@code n} (1 to 7) bytes at {@code bytes[at]} as the low bytes of a word, zeros above.
+     */
+    private static long word(byte[] bytes, int at, int n) {
+      if (at + Long.BYTES <= bytes.length) {
+        return (long) LONGS.get(bytes, at) & (-1L >>> ((Long.BYTES - n) * Byte.SIZE));
+      }
+      long w = 0;
+      for (int k = n - 1; k >= 0; k--) {
+        w = (w << Byte.SIZE) | (bytes[at + k] & 0xFF);
+      }
+      return w;
     }
 
     private void count(boolean miss) {

@@ -158,6 +158,28 @@ class CsvRecordsTest {
   }
 
   @Test
+  void nearlyEqualTextsAnywhereInTheirArraysAreToldApart() {
+    java.util.Random random = new java.util.Random(9);
+    CsvRecords.Texts texts = new CsvRecords.Texts();
+    for (int i = 0; i < 20_000; i++) {
+      int n = random.nextInt(21);
+      byte[] text = new byte[n];
+      for (int k = 0; k < n; k++) {
+        text[k] = (byte) "ab0".charAt(random.nextInt(3));
+      }
+      // the text at the start, the middle or the very end of a larger array
+      int before = random.nextInt(9);
+      int after = random.nextBoolean() ? 0 : random.nextInt(9);
+      byte[] array = new byte[before + n + after];
+      random.nextBytes(array);
+      System.arraycopy(text, 0, array, before, n);
+      String got = texts.get(array, before, before + n);
+      String expected = new String(text, StandardCharsets.US_ASCII);
+      assertThat(got).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void aColumnRemembersNoMoreThanItsLimit() {
     CsvRecords.Texts texts = new CsvRecords.Texts();
     byte[][] keys = new byte[CsvRecords.Texts.LIMIT * 3][];
