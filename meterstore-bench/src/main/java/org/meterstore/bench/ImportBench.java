@@ -21,6 +21,7 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.imports.ImportCursor;
+import org.meterstore.imports.ImportOptions;
 import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
 
@@ -93,11 +94,12 @@ final class ImportBench {
     String note =
         String.format(
             Locale.ROOT,
-            "%,d inserted, %,d superseded; %d chunks of up to 100,000 readings, %d commits, W %s"
+            "%,d inserted, %,d superseded; %d chunks of up to %,d readings, %d commits, W %s"
                 + " -> %s; after %d imports of the file; %s; %s",
             r.inserted(),
             r.superseded(),
             r.chunks(),
+            ImportOptions.DEFAULTS.chunkRows(),
             r.commits(),
             r.watermarkBefore(),
             r.watermarkAfter(),
