@@ -52,6 +52,12 @@ public final class HistoryImport {
   private static final Logger LOG = LoggerFactory.getLogger(HistoryImport.class);
   private static final String HOLDER = "meterstore import";
 
+  /**
+   * Readings below W committed as corrections at most at once: their classification's maps, not the
+   * buffer, set an import's peak heap when a fleet's day is larger than the buffer.
+   */
+  static final int CORRECTION_ROWS = 100_000;
+
   private final HotStore hot;
   private final ColdTable cold;
   private final TableDefinition table;
@@ -290,11 +296,11 @@ public final class HistoryImport {
         max = max == null || from.isAfter(max) ? from : max;
       }
     }
-    // corrections are classified against what is stored with maps that grow with the batch: at
-    // most a chunk at a time, so a whole buffer of them holds no more than the buffer itself
-    for (int start = 0; start < below.size(); start += options.chunkRows()) {
-      List<Object[]> part =
-          below.subList(start, Math.min(below.size(), start + options.chunkRows()));
+    // corrections are classified against what is stored with maps that grow with the batch (some
+    // 300 bytes a reading): at most CORRECTION_ROWS, and at most a chunk, at a time
+    int step = Math.min(options.chunkRows(), CORRECTION_ROWS);
+    for (int start = 0; start < below.size(); start += step) {
+      List<Object[]> part = below.subList(start, Math.min(below.size(), start + step));
       var result = cold.appendCorrectionRows(part, now);
       tally.add(result.outcomes());
       tally.commits += result.snapshotId() >= 0 ? 1 : 0;
