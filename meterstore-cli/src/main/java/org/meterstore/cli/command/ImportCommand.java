@@ -45,14 +45,14 @@ final class ImportCommand extends Verb {
   @Option(
       names = "--chunk-rows",
       paramLabel = "<n>",
-      description = "Readings per commit (default 200000).")
+      description = "Readings per commit (default 100000).")
   Integer chunkRows;
 
   @Option(
       names = "--chunks-held",
       paramLabel = "<n>",
       description =
-          "Chunks of readings held in memory at most (default 2): memory is bounded by"
+          "Chunks of readings held in memory at most (default 3): memory is bounded by"
               + " chunk-rows x chunks-held readings, and one chunk more read ahead.")
   Integer chunksHeld;
 

@@ -58,6 +58,9 @@ public final class HistoryImport {
    */
   static final int CORRECTION_ROWS = 100_000;
 
+  /** Readings read ahead at most: a chunk, up to this many. */
+  static final int AHEAD_ROWS = 100_000;
+
   private final HotStore hot;
   private final ColdTable cold;
   private final TableDefinition table;
@@ -271,7 +274,7 @@ public final class HistoryImport {
    */
   private ReadAhead readAhead(ImportCursor cursor, int recheck) {
     int blockRows = Math.min(ReadAhead.BLOCK, recheck);
-    int blocks = Math.max(4, options.chunkRows() / blockRows);
+    int blocks = Math.max(4, Math.min(options.chunkRows(), AHEAD_ROWS) / blockRows);
     return new ReadAhead(
         cursor, StoredRow.converter(table), fromIndex, blockRows, blocks, table.name());
   }
