@@ -8,7 +8,6 @@ import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.TableDefinition;
-import org.meterstore.internal.concurrent.Handoff;
 
 /** A CSV file as an import source: header row of column names, one reading per record. */
 final class CsvSource implements ImportSource {

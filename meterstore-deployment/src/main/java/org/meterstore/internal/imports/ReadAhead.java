@@ -3,10 +3,13 @@ package org.meterstore.internal.imports;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.function.Function;
+import org.meterstore.api.ErrorKind;
+import org.meterstore.api.MeterStoreException;
 import org.meterstore.api.reading.StoredReading;
 import org.meterstore.imports.ImportCursor;
-import org.meterstore.internal.concurrent.Handoff;
 
 /**
  * Reads a cursor ahead on a thread of its own while the caller commits what was read before:
@@ -30,7 +33,12 @@ final class ReadAhead implements AutoCloseable {
    */
   record Block(List<Object[]> rows, Instant min, Instant max) {}
 
-  private final Handoff<Block> blocks;
+  /** The reader's last item: the end of input, or a failure. */
+  private record End(RuntimeException failure) {}
+
+  private final BlockingQueue<Object> queue;
+  private final Thread reader;
+  private boolean ended;
 
   /**
    * Reads {@code cursor}, handing out {@code toRow} of each reading in blocks of {@code blockRows}
@@ -44,62 +52,88 @@ final class ReadAhead implements AutoCloseable {
       int blockRows,
       int blocks,
       String name) {
+    this.queue = new ArrayBlockingQueue<>(blocks);
     int size = Math.max(1, Math.min(BLOCK, blockRows));
-    this.blocks =
-        new Handoff<>(
-            "meterstore-import-reader " + name,
-            blocks,
-            sink -> read(cursor, toRow, fromIndex, size, sink));
+    this.reader =
+        new Thread(() -> read(cursor, toRow, fromIndex, size), "meterstore-import-reader " + name);
+    reader.setDaemon(true);
+    reader.start();
   }
 
-  private static void read(
-      ImportCursor cursor,
-      Function<StoredReading, Object[]> toRow,
-      int fromIndex,
-      int size,
-      Handoff.Sink<Block> sink)
-      throws InterruptedException {
+  private void read(
+      ImportCursor cursor, Function<StoredReading, Object[]> toRow, int fromIndex, int size) {
     List<Object[]> rows = new ArrayList<>(size);
     Instant min = null;
     Instant max = null;
     try {
-      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
-        Object[] row = toRow.apply(r);
-        Instant from = (Instant) row[fromIndex];
-        min = min == null || from.isBefore(min) ? from : min;
-        max = max == null || from.isAfter(max) ? from : max;
-        rows.add(row);
-        if (rows.size() == size) {
-          sink.put(new Block(rows, min, max));
-          rows = new ArrayList<>(size);
-          min = null;
-          max = null;
+      RuntimeException failure = null;
+      try {
+        for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+          Object[] row = toRow.apply(r);
+          Instant from = (Instant) row[fromIndex];
+          min = min == null || from.isBefore(min) ? from : min;
+          max = max == null || from.isAfter(max) ? from : max;
+          rows.add(row);
+          if (rows.size() == size) {
+            queue.put(new Block(rows, min, max));
+            rows = new ArrayList<>(size);
+            min = null;
+            max = null;
+          }
         }
+      } catch (RuntimeException e) {
+        failure = e; // handed over after the readings before it
+      } catch (Error e) {
+        // the consumer must not wait for a block that never comes
+        failure =
+            new MeterStoreException(
+                ErrorKind.STORAGE, false, "Import's reader thread failed: " + e, e);
       }
-    } catch (RuntimeException | Error e) {
       if (!rows.isEmpty()) {
-        sink.put(new Block(rows, min, max)); // the rows before the failure first
+        queue.put(new Block(rows, min, max));
       }
-      throw e;
-    }
-    if (!rows.isEmpty()) {
-      sink.put(new Block(rows, min, max));
+      queue.put(new End(failure));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // closed by the consumer: nobody waits for more
     }
   }
 
   /**
    * The next block of rows, or null at the end.
    *
-   * @throws org.meterstore.api.MeterStoreException what the cursor threw, after the blocks of every
-   *     reading before it
+   * @throws MeterStoreException what the cursor threw, after the blocks of every reading before it
    */
   Block next() {
-    return blocks.next();
+    if (ended) {
+      return null;
+    }
+    Object item;
+    try {
+      item = queue.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, true, "Import interrupted while reading its source", e);
+    }
+    if (item instanceof End end) {
+      ended = true;
+      if (end.failure() != null) {
+        throw end.failure();
+      }
+      return null;
+    }
+    return (Block) item;
   }
 
   /** Stops the reader (if it is still reading) and waits for it to end. */
   @Override
   public void close() {
-    blocks.close();
+    reader.interrupt();
+    queue.clear();
+    try {
+      reader.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -10,6 +10,8 @@ import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.meterstore.api.MeterStoreException;
+import org.meterstore.cold.internal.stamp.SnapshotChain;
 
 /**
  * What the last full look at one table's metadata found for the windows imported at W: that no data
@@ -45,17 +47,25 @@ public final class StoredReach {
     if (last == null || current == null || min.isBefore(last.min())) {
       return null;
     }
+    int[] walked = {0};
+    SnapshotChain.Walk walk;
+    try {
+      walk =
+          SnapshotChain.of(table, table.name())
+              .walk(
+                  current,
+                  s -> s.snapshotId() == last.snapshotId() || ++walked[0] > MAX_NEWER,
+                  "find the files added since the last import window");
+    } catch (MeterStoreException e) {
+      return null; // a parent expired: the whole plan decides
+    }
+    if (walk.found() == null || walk.found().snapshotId() != last.snapshotId()) {
+      return null;
+    }
+    List<Long> visited = walk.visited();
     List<Snapshot> newer = new ArrayList<>();
-    Snapshot s = current;
-    while (s.snapshotId() != last.snapshotId()) {
-      if (newer.size() == MAX_NEWER || s.parentId() == null) {
-        return null;
-      }
-      newer.add(s);
-      s = table.snapshot(s.parentId());
-      if (s == null) {
-        return null;
-      }
+    for (Long id : visited.subList(0, visited.size() - 1)) {
+      newer.add(table.snapshot(id));
     }
     InclusiveMetricsEvaluator metrics =
         new InclusiveMetricsEvaluator(table.schema(), reaching, true);

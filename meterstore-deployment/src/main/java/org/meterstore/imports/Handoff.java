@@ -1,4 +1,4 @@
-package org.meterstore.internal.concurrent;
+package org.meterstore.imports;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -11,20 +11,22 @@ import org.meterstore.api.MeterStoreException;
  * item made before it: a {@code RuntimeException} as it was thrown, an {@code Error} as a {@code
  * STORAGE} exception that names it (the consumer must not wait for items that never come). The
  * thread lives as long as this object: {@link #close} stops it (interrupting a producer waiting for
- * room) and waits for it to end. Not thread-safe: one consumer.
+ * room) and waits for it to end. Not thread-safe: one consumer. (The writing pass's {@code
+ * ReadAhead} does the same for rows; it lives in the import's internal package, which this API
+ * package may not use.)
  *
  * @param <T> the items
  */
-public final class Handoff<T> implements AutoCloseable {
+final class Handoff<T> implements AutoCloseable {
   /** Makes the items, handing each to {@code sink} in order; returns at the end of them. */
   @FunctionalInterface
-  public interface Producer<T> {
+  interface Producer<T> {
     void produce(Sink<T> sink) throws InterruptedException;
   }
 
   /** Where a producer puts its items; {@link #put} waits while the consumer is behind. */
   @FunctionalInterface
-  public interface Sink<T> {
+  interface Sink<T> {
     void put(T item) throws InterruptedException;
   }
 
@@ -36,7 +38,7 @@ public final class Handoff<T> implements AutoCloseable {
   private boolean ended;
 
   /** Starts {@code producer} on a daemon thread named {@code threadName}. */
-  public Handoff(String threadName, int capacity, Producer<T> producer) {
+  Handoff(String threadName, int capacity, Producer<T> producer) {
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.thread = new Thread(() -> run(producer), threadName);
     thread.setDaemon(true);
@@ -67,7 +69,7 @@ public final class Handoff<T> implements AutoCloseable {
    * @throws RuntimeException the producer's failure, after the items made before it; {@code
    *     STORAGE} (retryable) when the consumer is interrupted while it waits
    */
-  public T next() {
+  T next() {
     if (ended) {
       return null;
     }

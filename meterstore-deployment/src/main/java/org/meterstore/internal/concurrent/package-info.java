@@ -1,2 +1,0 @@
-/** Threads the deployment module starts for the length of one call, and how work passes them. */
-package org.meterstore.internal.concurrent;
