@@ -30,9 +30,6 @@ final class CsvRecords implements AutoCloseable {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
-  private static final long COMMAS = ONES * ',';
-  private static final long LFS = ONES * '\n';
-  private static final long CRS = ONES * '\r';
   private static final long LOWS = ONES * '-';
 
   private final InputStream in;
@@ -178,8 +175,8 @@ final class CsvRecords implements AutoCloseable {
    * A mask with the high bit set in the lowest byte of {@code word} (little-endian) below {@code
    * '-'}, and perhaps in later bytes; zero when it has none. Every byte that ends or quotes a field
    * ({@code , " LF CR}) lies below {@code '-'}, and digits, letters, {@code - . :} and UTF-8's
-   * multi-byte sequences lie above it, so one test per eight bytes finds the candidates; {@link
-   * #isStructural} then judges the one found.
+   * multi-byte sequences lie above it, so one test per eight bytes finds the candidates; the caller
+   * then judges the one found (the lowest flagged byte is exact, higher ones may not be).
    */
   private static long below(long word) {
     return (word - LOWS) & ~word & HIGHS;
@@ -217,11 +214,11 @@ final class CsvRecords implements AutoCloseable {
     while (fill()) {
       int start = pos;
       while (pos < len) {
-        // eight bytes at a time up to the first that may end the field
+        // eight bytes at a time up to the first that may end the field; the loop below judges it
         while (pos + Long.BYTES <= len) {
-          long ends = fieldEnds((long) LONGS.get(buf, pos));
-          if (ends != 0) {
-            pos += Long.numberOfTrailingZeros(ends) >>> 3;
+          long low = below((long) LONGS.get(buf, pos));
+          if (low != 0) {
+            pos += Long.numberOfTrailingZeros(low) >>> 3;
             break;
           }
           pos += Long.BYTES;
@@ -258,19 +255,6 @@ final class CsvRecords implements AutoCloseable {
     }
     value = quoted || scratchLength > 0 ? texts(column).get(scratch, 0, scratchLength) : null;
     return -1;
-  }
-
-  /**
-   * A mask with the high bit set in the lowest byte of {@code word} (little-endian) that is a
-   * comma, LF or CR, and perhaps in later bytes; zero when none of its eight bytes is one of them.
-   */
-  private static long fieldEnds(long word) {
-    return zeroBytes(word ^ COMMAS) | zeroBytes(word ^ LFS) | zeroBytes(word ^ CRS);
-  }
-
-  /** The high bit of the lowest zero byte of {@code x} (and perhaps of higher ones); 0 if none. */
-  private static long zeroBytes(long x) {
-    return (x - ONES) & ~x & HIGHS;
   }
 
   private void append(byte[] from, int start, int end) {
