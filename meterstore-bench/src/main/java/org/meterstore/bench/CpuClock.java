@@ -2,6 +2,7 @@ package org.meterstore.bench;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -56,17 +57,27 @@ final class CpuClock {
    * @param jvm this process's user + system CPU seconds
    * @param postgres the server's user + system CPU seconds, children included
    * @param gc the collectors' reported collection time in seconds, summed over collectors
+   * @param jit the JIT compilers' reported compilation time in seconds (part of {@code jvm}): code
+   *     compiled while a side runs is work the side waits for on a machine of two cores
    */
-  record Usage(double jvm, double postgres, double gc) {
+  record Usage(double jvm, double postgres, double gc, double jit) {
     /** What was used between {@code earlier} and this reading. */
     Usage since(Usage earlier) {
-      return new Usage(jvm - earlier.jvm, postgres - earlier.postgres, gc - earlier.gc);
+      return new Usage(
+          jvm - earlier.jvm, postgres - earlier.postgres, gc - earlier.gc, jit - earlier.jit);
     }
   }
 
   /** The current reading. */
   Usage read() {
-    return new Usage(jvmSeconds(), postgresSeconds(), gcSeconds());
+    return new Usage(jvmSeconds(), postgresSeconds(), gcSeconds(), jitSeconds());
+  }
+
+  private static double jitSeconds() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime() / 1000.0
+        : Double.NaN;
   }
 
   /**

@@ -32,10 +32,11 @@ import org.meterstore.imports.ImportSource;
  * validation, classification, sorted Parquet, the Iceberg commits and their digests. Against DuckDB
  * reading the same CSV file and writing it as one Parquet file on one thread (no checks, no sort,
  * no commit). Both sides run before they are timed: DuckDB once (it loads its engine), MeterStore
- * until {@value #WARM_ROWS} readings were imported into tables of their own (the JIT compiler works
- * beside the first few million readings; the first import in the fresh JVM is its own line). A
- * further line times the check pass alone (every record parsed and validated, nothing written), and
- * one the retained heap.
+ * until at least {@value #WARM_ROWS} readings were imported into tables of their own and the JIT
+ * compiler took at most {@value #JIT_SETTLED} of the last such import's CPU (at most {@value
+ * #WARM_ROWS_MAX} readings; the first import in the fresh JVM is its own line). A further line
+ * times the check pass alone (every record parsed and validated, nothing written), and one the
+ * retained heap.
  */
 final class ImportBench {
   static final TableDefinition TABLE = TableDefinition.interval("history");
@@ -43,8 +44,23 @@ final class ImportBench {
   private static final int DAYS = 31;
   private static final Instant NOW = Instant.parse("2026-04-01T00:00:00Z");
 
-  /** Readings imported before the timed import (a whole number of the file's imports, >= 1). */
+  /**
+   * Readings imported before the timed import at least (a whole number of the file's imports, >=
+   * 1); more follow until the JIT compiler has settled, up to {@link #WARM_ROWS_MAX}.
+   */
   static final long WARM_ROWS = 10_000_000;
+
+  /** Readings imported before the timed import at most, settled or not. */
+  static final long WARM_ROWS_MAX = 50_000_000;
+
+  /**
+   * The JIT compilers' share of an import's JVM CPU seconds at or below which they count as
+   * settled. On two cores the compiler threads take their CPU from the import: the first imports of
+   * a full month spend 3 of their 11 CPU-seconds compiling, and the share falls below a tenth only
+   * after some 15 to 40 million readings (code that runs once per commit or per file reaches the
+   * compiler's thresholds slowly).
+   */
+  static final double JIT_SETTLED = 0.10;
 
   private ImportBench() {}
 
@@ -59,12 +75,16 @@ final class ImportBench {
     Timing.Measured duck = Timing.measure(d.cpu, () -> duckDb(csv, d.warehouse));
     Timing.Measured check = Timing.measure(d.cpu, () -> checkPass(csv));
     // the first import in this JVM compiles the import's code as it goes (its own line); the
-    // timed one follows WARM_ROWS readings of imports into tables of their own, as an import of
-    // years runs once its first millions of readings are behind it
+    // timed one follows at least WARM_ROWS readings of imports into tables of their own and an
+    // import in which the compiler had settled, as an import of years runs once its first tens of
+    // millions of readings are behind it
     Timing.Measured first = importInto(d, TableDefinition.interval("history_warm_0"), csv, null);
+    Timing.Measured warm = first;
     int warmUps = 1;
-    for (long warmed = rows; warmed < WARM_ROWS; warmed += rows) {
-      importInto(d, TableDefinition.interval("history_warm_" + warmUps++), csv, null);
+    for (long warmed = rows;
+        warmed < WARM_ROWS_MAX && (warmed < WARM_ROWS || !settled(warm));
+        warmed += rows) {
+      warm = importInto(d, TableDefinition.interval("history_warm_" + warmUps++), csv, null);
     }
     AtomicReference<ImportResult> result = new AtomicReference<>();
     Timing.Measured imported = importInto(d, TABLE, csv, result);
@@ -95,7 +115,8 @@ final class ImportBench {
         String.format(
             Locale.ROOT,
             "%,d inserted, %,d superseded; %d chunks of up to %,d readings, %d commits, W %s"
-                + " -> %s; after %d imports of the file; %s; %s",
+                + " -> %s; after %d imports of the file (the last: JIT %.1f of %.1f CPU s); %s;"
+                + " %s",
             r.inserted(),
             r.superseded(),
             r.chunks(),
@@ -104,6 +125,8 @@ final class ImportBench {
             r.watermarkBefore(),
             r.watermarkAfter(),
             warmUps,
+            warm.cpu().jit(),
+            warm.cpu().jvm(),
             side("import", imported),
             side("DuckDB", duck));
     return List.of(
@@ -278,13 +301,21 @@ final class ImportBench {
     return n;
   }
 
+  /** Whether the JIT compilers took at most {@link #JIT_SETTLED} of {@code m}'s JVM CPU. */
+  private static boolean settled(Timing.Measured m) {
+    double jit = m.cpu().jit();
+    return Double.isNaN(jit) || jit <= JIT_SETTLED * m.cpu().jvm();
+  }
+
   private static String side(String name, Timing.Measured m) {
     return String.format(
         Locale.ROOT,
-        "%s %.1f s, CPU s JVM %.1f / PostgreSQL %.1f, GC %.1f, load average %.1f -> %.1f",
+        "%s %.1f s, CPU s JVM %.1f (JIT %.1f) / PostgreSQL %.1f, GC %.1f, load average %.1f"
+            + " -> %.1f",
         name,
         m.seconds(),
         m.cpu().jvm(),
+        m.cpu().jit(),
         m.cpu().postgres(),
         m.cpu().gc(),
         m.loadBefore(),

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.calendar.Resolution;
 import org.meterstore.api.reading.Reading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.reading.WriteResult;
@@ -42,6 +43,12 @@ class LargeBatchIT {
   private static final TableDefinition TABLE =
       TableDefinition.interval("lastgang")
           .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
+  // the same with a grid: dense batches read their stored versions by ranges, and the keys of the
+  // rows found (with the identity column's texts) must equal the batch's
+  private static final TableDefinition GRID =
+      TableDefinition.interval("lastgang_grid")
+          .withResolution(Resolution.PT15M)
+          .withExtraColumns(List.of(ExtraColumn.identity("tenant")));
   private static final String[] TEXTS = {
     "tab\there",
     "line\nbreak",
@@ -57,7 +64,7 @@ class LargeBatchIT {
   @BeforeAll
   static void createTable(TestDatabase db) {
     store = Fixtures.store(db, SCHEMA, Duration.ofSeconds(3));
-    store.createTables(List.of(TABLE), NOW);
+    store.createTables(List.of(TABLE, GRID), NOW);
   }
 
   @AfterAll
@@ -102,6 +109,28 @@ class LargeBatchIT {
     WriteResult again = store.write(TABLE, batch, NOW.plusSeconds(60));
     assertThat(again.outcomes()).hasSize(batch.size()).containsOnly(WriteOutcome.DUPLICATE);
     assertThat(count(db)).isEqualTo(batch.size());
+  }
+
+  @Test
+  void onAGridTheRangesFindEveryStoredKeyWithItsIdentityTexts(TestDatabase db) throws SQLException {
+    List<Reading> batch = batch(300, 13);
+    assertThat(store.write(GRID, batch, NOW).outcomes()).containsOnly(WriteOutcome.INSERTED);
+
+    // every tenth reading under another tenant: a new key beside the stored one
+    List<Reading> again = new ArrayList<>(batch);
+    for (int i = 0; i < again.size(); i += 10) {
+      again.set(i, again.get(i).toBuilder().extra("tenant", "other ä\t" + i).build());
+    }
+    WriteResult result = store.write(GRID, again, NOW.plusSeconds(60));
+    for (int i = 0; i < again.size(); i++) {
+      assertThat(result.outcomes().get(i))
+          .as("reading %s", i)
+          .isEqualTo(i % 10 == 0 ? WriteOutcome.INSERTED : WriteOutcome.DUPLICATE);
+    }
+    assertThat(store.write(GRID, again, NOW.plusSeconds(120)).outcomes())
+        .containsOnly(WriteOutcome.DUPLICATE);
+    assertThat(Fixtures.scalar(db, "SELECT count(*) FROM " + SCHEMA + ".lastgang_grid"))
+        .isEqualTo(batch.size() + (batch.size() + 9) / 10);
   }
 
   @Test

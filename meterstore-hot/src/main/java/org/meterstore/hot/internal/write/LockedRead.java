@@ -57,10 +57,13 @@ final class LockedRead {
     try (PreparedStatement s = c.prepareStatement(sql)) {
       int next = locks.bind(c, s, plan, 1);
       s.setString(next++, table);
+      // by ranges, the rows found carry their keys; by probes, they come back by the keys' order
+      List<String> ordered = null;
       if (lookup.ranges() != null) {
-        next = StoredVersions.bindRanges(c, s, lookup, next);
+        StoredVersions.bindRanges(c, s, lookup, next);
+      } else {
+        ordered = versions.bind(c, s, rows, next);
       }
-      List<String> ordered = versions.bind(c, s, rows, next);
       s.execute();
       try (ResultSet rs = s.getResultSet()) {
         rs.next();
@@ -80,7 +83,12 @@ final class LockedRead {
       }
       nextResult(s);
       try (ResultSet rs = s.getResultSet()) {
-        return new Found(StoredVersions.read(rs, ordered), longest, floor);
+        return new Found(
+            lookup.ranges() != null
+                ? versions.readRanges(rs, lookup)
+                : StoredVersions.read(rs, ordered),
+            longest,
+            floor);
       }
     }
   }

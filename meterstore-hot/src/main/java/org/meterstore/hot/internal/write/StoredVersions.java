@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.meterstore.api.table.ColumnSpec;
+import org.meterstore.api.table.ColumnType;
 import org.meterstore.api.table.SqlIdentifiers;
 
 /**
@@ -28,10 +30,15 @@ import org.meterstore.api.table.SqlIdentifiers;
  * more that fill at least half of the grid slots between each location and OBIS code's first and
  * last {@code from}, as meter-days do — is read by ranges instead: one index range scan per
  * location and OBIS code over that span (0.3 µs a key against 2.3 µs for a probe per key,
- * docs/benchmarks.md), the rows found joined back to the batch's keys on every merge-key column.
- * The ranges can only find more rows than the keys name, never fewer, and the join keeps exactly
- * the rows of the keys, so both forms return the same. A sparse batch (a few corrections across a
- * month) keeps the probes: its ranges would read every stored reading in between.
+ * docs/benchmarks.md). Only the ranges are sent, not the keys: the rows found come back with their
+ * merge-key columns and are kept here when their key is one of the batch's (a day of 9,600 readings
+ * sent 9,600 keys in five text arrays, some 10 ms a batch for the driver and the server to build
+ * and parse, where the ranges find nothing). The ranges can only find more rows than the keys name,
+ * never fewer, and the filter keeps exactly the rows of the keys, so both forms return the same.
+ * Ranges are taken only where every merge-key column is a non-null {@code text} or {@code
+ * timestamptz} (the key's text here equals the batch's, see {@link #keyOf}). A sparse batch (a few
+ * corrections across a month) keeps the probes: its ranges would read every stored reading in
+ * between.
  */
 final class StoredVersions {
   private static final List<String> STORED_COLUMNS =
@@ -50,6 +57,8 @@ final class StoredVersions {
   private final long slotSeconds;
   private final int maloKey;
   private final int obisKey;
+  // the merge-key columns' types, when every one can be read back as the batch's key text
+  private final ColumnType[] rangeKeys;
 
   StoredVersions(TableLayout layout, String schema) {
     this.layout = layout;
@@ -60,20 +69,22 @@ final class StoredVersions {
             : layout.table().resolution().fixedLength().map(Duration::getSeconds).orElse(0L);
     this.maloKey = keyPosition(layout, "malo_id");
     this.obisKey = keyPosition(layout, "obis_code");
-    // The ranges' rows are materialised first: inlined, the planner turned the ranges back into
-    // a probe per key (hash join of keys and ranges, then the index with the whole key).
+    this.rangeKeys = rangeKeyTypes(layout);
+    List<String> keyNames = new ArrayList<>();
+    for (int position : layout.mergeKey()) {
+      keyNames.add("t." + SqlIdentifiers.quote(layout.columns().get(position).name()));
+    }
     this.rangeSql =
-        "WITH t AS MATERIALIZED (SELECT t.* FROM unnest(?::text[], ?::text[], ?::text[],"
-            + " ?::text[]) AS r(m, o, lo, hi) CROSS JOIN LATERAL (SELECT * FROM "
-            + SqlIdentifiers.qualified(schema, layout.table().name())
-            + " t WHERE t.\"malo_id\" = r.m AND t.\"obis_code\" = r.o AND t.\"from\" >="
-            + " r.lo::timestamptz AND t.\"from\" <= r.hi::timestamptz) t) SELECT k.ord, "
+        "SELECT "
+            + String.join(", ", keyNames)
+            + ", "
             + String.join(
                 ", ", STORED_COLUMNS.stream().map(col -> "t." + SqlIdentifiers.quote(col)).toList())
-            + " FROM "
-            + TableLayout.unnest(keyColumns, "k", true)
-            + " JOIN t ON "
-            + layout.mergeKeyJoin("t", "k", true);
+            + " FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS r(m, o, lo, hi) CROSS"
+            + " JOIN LATERAL (SELECT * FROM "
+            + SqlIdentifiers.qualified(schema, layout.table().name())
+            + " t WHERE t.\"malo_id\" = r.m AND t.\"obis_code\" = r.o AND t.\"from\" >="
+            + " r.lo::timestamptz AND t.\"from\" <= r.hi::timestamptz) t";
     this.sql =
         "SELECT b.ord, "
             + String.join(
@@ -92,24 +103,48 @@ final class StoredVersions {
    * ranges it binds before the keys (null: a probe per key).
    */
   Lookup lookup(List<BatchRow> rows) {
-    List<String[]> ranges = slotSeconds > 0 && maloKey >= 0 && obisKey >= 0 ? ranges(rows) : null;
-    return ranges == null ? new Lookup(sql, null) : new Lookup(rangeSql, ranges);
+    if (slotSeconds == 0 || maloKey < 0 || obisKey < 0 || rangeKeys == null) {
+      return new Lookup(sql, null, null);
+    }
+    Set<String> keys = new HashSet<>();
+    List<String[]> ranges = ranges(rows, keys);
+    return ranges == null ? new Lookup(sql, null, null) : new Lookup(rangeSql, ranges, keys);
   }
 
-  /** A lookup's statement and, when it reads by ranges, each range's MaLo, OBIS, first, last. */
-  record Lookup(String sql, List<String[]> ranges) {}
+  /**
+   * A lookup's statement and, when it reads by ranges, each range's MaLo, OBIS, first, last and the
+   * batch's merge keys the rows found are kept for.
+   */
+  record Lookup(String sql, List<String[]> ranges, Set<String> keys) {}
+
+  /** The merge key's column types, or null when one is not a non-null text or timestamptz. */
+  private static ColumnType[] rangeKeyTypes(TableLayout layout) {
+    int[] key = layout.mergeKey();
+    ColumnType[] types = new ColumnType[key.length];
+    for (int k = 0; k < key.length; k++) {
+      ColumnSpec column = layout.columns().get(key[k]);
+      if (column.nullable()
+          || (column.type() != ColumnType.TEXT && column.type() != ColumnType.TIMESTAMPTZ)) {
+        return null;
+      }
+      types[k] = column.type();
+    }
+    return types;
+  }
 
   /**
    * The ranges of a large dense batch, or null when it has fewer than {@link #RANGE_KEYS} keys or
    * they fill less than half their slots.
    */
-  private List<String[]> ranges(List<BatchRow> rows) {
+  private List<String[]> ranges(List<BatchRow> rows, Set<String> keys) {
     if (rows.size() < RANGE_KEYS) {
       return null; // distinct keys are fewer still: the small batch's hot path does nothing more
     }
     Map<String, Range> spans = new LinkedHashMap<>();
-    Set<String> keys = new HashSet<>();
     for (BatchRow row : rows) {
+      if (row.from().getNano() % 1_000 != 0) {
+        return null; // the server keeps microseconds: only a probe matches it as the cast does
+      }
       if (keys.add(row.mergeKey())) {
         List<String> v = row.mergeKeyValues();
         spans
@@ -197,9 +232,40 @@ final class StoredVersions {
     Map<String, List<StoredVersion>> stored = new HashMap<>();
     while (rs.next()) {
       String key = ordered.get(rs.getInt(1) - 1);
-      stored.computeIfAbsent(key, k -> new ArrayList<>()).add(read(rs));
+      stored.computeIfAbsent(key, k -> new ArrayList<>()).add(read(rs, 2));
     }
     return stored;
+  }
+
+  /**
+   * A lookup by ranges' result: the stored versions of the rows found whose merge key is one of
+   * {@code lookup}'s keys.
+   */
+  Map<String, List<StoredVersion>> readRanges(ResultSet rs, Lookup lookup) throws SQLException {
+    Map<String, List<StoredVersion>> stored = new HashMap<>();
+    while (rs.next()) {
+      String key = keyOf(rs);
+      if (lookup.keys().contains(key)) {
+        stored.computeIfAbsent(key, k -> new ArrayList<>()).add(read(rs, rangeKeys.length + 1));
+      }
+    }
+    return stored;
+  }
+
+  /**
+   * The merge key of the row at {@code rs} as {@link BatchPreparer} writes a batch's: each column's
+   * text ({@code Instant.toString()} for a {@code timestamptz}) and a separator.
+   */
+  private String keyOf(ResultSet rs) throws SQLException {
+    StringBuilder key = new StringBuilder();
+    for (int k = 0; k < rangeKeys.length; k++) {
+      String text =
+          rangeKeys[k] == ColumnType.TIMESTAMPTZ
+              ? rs.getObject(k + 1, OffsetDateTime.class).toInstant().toString()
+              : rs.getString(k + 1);
+      key.append(text).append(BatchPreparer.SEPARATOR);
+    }
+    return key.toString();
   }
 
   /** Binds {@code columnCount} text arrays, column-wise, from row-wise {@code tuples}. */
@@ -217,15 +283,16 @@ final class StoredVersions {
     return first + columnCount;
   }
 
-  private static StoredVersion read(ResultSet rs) throws SQLException {
+  /** The stored columns from column {@code first} on, in {@link #STORED_COLUMNS}' order. */
+  private static StoredVersion read(ResultSet rs, int first) throws SQLException {
     return new StoredVersion(
-        rs.getBigDecimal(2).toBigIntegerExact(),
-        rs.getString(3),
-        rs.getBigDecimal(4),
-        rs.getString(5),
-        rs.getString(6),
-        instant(rs.getObject(7, OffsetDateTime.class)),
-        instant(rs.getObject(8, OffsetDateTime.class)));
+        rs.getBigDecimal(first).toBigIntegerExact(),
+        rs.getString(first + 1),
+        rs.getBigDecimal(first + 2),
+        rs.getString(first + 3),
+        rs.getString(first + 4),
+        instant(rs.getObject(first + 5, OffsetDateTime.class)),
+        instant(rs.getObject(first + 6, OffsetDateTime.class)));
   }
 
   private static Instant instant(OffsetDateTime value) {
