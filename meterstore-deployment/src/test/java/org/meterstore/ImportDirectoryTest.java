@@ -3,14 +3,12 @@ package org.meterstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.meterstore.api.ErrorKind;
@@ -19,7 +17,6 @@ import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.table.StoredRow;
 import org.meterstore.api.table.TableDefinition;
 import org.meterstore.imports.ImportCursor;
-import org.meterstore.imports.ImportExtent;
 import org.meterstore.imports.ImportSource;
 
 /**
@@ -117,54 +114,6 @@ class ImportDirectoryTest {
   }
 
   @Test
-  void aLargeFileIsCheckedInTwoHalvesAndAFailureNamesItsLineInTheFile() throws Exception {
-    int n = 450_000;
-    Path file =
-        ImportCsv.write(
-            dir.resolve("large.csv"),
-            TABLE,
-            () -> IntStream.range(0, n).mapToObj(ImportDirectoryTest::row).iterator());
-    assertThat(Files.size(file)).as("large enough for two threads").isGreaterThan(64L << 20);
-    ImportSource source = ImportSource.of(file);
-
-    ImportExtent extent = source.check(TABLE, NOW);
-
-    assertThat(extent.readings()).isEqualTo(n);
-    assertThat(extent.firstFrom()).isEqualTo(DAY);
-    assertThat(extent.lastFrom()).isEqualTo(DAY.plus(Duration.ofMinutes(15L * (n - 1))));
-
-    // a bad record in the second half: named by its line in the file
-    byte[] bytes = Files.readAllBytes(file);
-    breakMalo(bytes, 400_000);
-    Files.write(file, bytes);
-    assertThatThrownBy(() -> source.check(TABLE, NOW))
-        .isInstanceOfSatisfying(
-            MeterStoreException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_INPUT))
-        .hasMessageContaining("Cannot import " + file + " line 400000:");
-
-    // one in each half: the first half's
-    breakMalo(bytes, 100_000);
-    Files.write(file, bytes);
-    assertThatThrownBy(() -> source.check(TABLE, NOW))
-        .hasMessageContaining("Cannot import " + file + " line 100000:");
-  }
-
-  /** Gives the record on line {@code line} a MaLo id whose check digit is wrong. */
-  private static void breakMalo(byte[] bytes, int line) {
-    int at = 0;
-    for (int l = 1; l < line; l++) {
-      while (bytes[at++] != '\n') {
-        // to the next line
-      }
-    }
-    byte[] bad = "51238696782".getBytes(StandardCharsets.US_ASCII);
-    assertThat(bytes[at + bad.length])
-        .as("an 11-digit MaLo id on line %s", line)
-        .isEqualTo((byte) ',');
-    System.arraycopy(bad, 0, bytes, at, bad.length);
-  }
-
-  @Test
   void aFileThatStartsWithAByteOrderMarkIsRead() throws Exception {
     Path file = ImportCsv.write(dir.resolve("excel.csv"), TABLE, rows(0, 3));
     byte[] text = Files.readAllBytes(file);
@@ -207,15 +156,11 @@ class ImportDirectoryTest {
   private static List<Object[]> rows(int first, int end) {
     List<Object[]> out = new ArrayList<>();
     for (int i = first; i < end; i++) {
-      out.add(row(i));
+      Instant from = DAY.plus(Duration.ofMinutes(15L * i));
+      out.add(
+          StoredRow.of(TABLE, StoredReading.accept(ImportCsv.quarterHour(1, from, i + ".5"), NOW)));
     }
     return out;
-  }
-
-  /** Quarter-hour {@code i} of meter 1 from {@link #DAY}. */
-  private static Object[] row(int i) {
-    Instant from = DAY.plus(Duration.ofMinutes(15L * i));
-    return StoredRow.of(TABLE, StoredReading.accept(ImportCsv.quarterHour(1, from, i + ".5"), NOW));
   }
 
   private static List<Instant> expectedFroms(int first, int end) {

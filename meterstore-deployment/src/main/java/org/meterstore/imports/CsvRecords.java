@@ -60,16 +60,6 @@ final class CsvRecords implements AutoCloseable {
     this.buf = new byte[Math.max(BOM.length, bufferSize)];
   }
 
-  /**
-   * A reader of a part of a file that starts at a record boundary on line {@code firstLine}: no
-   * byte order mark is looked for.
-   */
-  CsvRecords(InputStream in, long firstLine) {
-    this(in, BUFFER);
-    this.line = firstLine;
-    this.started = true;
-  }
-
   /** The line the last record returned started on (1-based). */
   long recordLine() {
     return recordLine;

@@ -29,65 +29,15 @@ final class CsvSource implements ImportSource {
     try {
       records = new CsvRecords(Files.newInputStream(file));
     } catch (IOException e) {
-      throw cannotOpen(e);
+      throw new MeterStoreException(
+          ErrorKind.STORAGE, "Cannot import " + file + ": cannot open it (" + e + ")", e);
     }
-    return cursor(records, header(records), table, now);
-  }
-
-  /** Bytes from which {@link #check} reads a file on two threads. */
-  static final long TWO_THREADS = 64L << 20;
-
-  /**
-   * Checks a file of {@value #TWO_THREADS} bytes or more on two threads where it can be cut in two
-   * ({@link CsvSplit}: a line feed past the middle with no quote before it): each half is read,
-   * split into fields and mapped on threads of its own, the second half with the line numbers it
-   * has in the file. A failure in the first half is the one thrown (the second half then stops); a
-   * failure in the second is thrown once the first half has passed. (A month of 2.5 million
-   * readings was checked in 1.2 s by one reading thread, while the other core mostly idled.)
-   */
-  @Override
-  public ImportExtent check(TableDefinition table, Instant now) {
-    CsvSplit split;
-    CsvRecords head;
-    try {
-      long size = Files.size(file);
-      split = size >= TWO_THREADS ? CsvSplit.find(file, size) : null;
-      if (split == null) {
-        return ImportSource.super.check(table, now);
-      }
-      head = new CsvRecords(CsvSplit.range(file, 0, split.at()));
-    } catch (IOException e) {
-      throw cannotOpen(e);
-    }
-    String[] header = header(head);
-    try (ImportCursor first = cursor(head, header, table, now);
-        ImportCursor rest = cursor(tail(split), header, table, now);
-        Handoff<ImportExtent> second =
-            new Handoff<>(
-                "meterstore-import-check " + file.getFileName(),
-                1,
-                sink -> sink.put(ImportExtent.of(rest)))) {
-      ImportExtent firstHalf = ImportExtent.of(first);
-      return firstHalf.plus(second.next());
-    }
-  }
-
-  private CsvRecords tail(CsvSplit split) {
-    try {
-      return new CsvRecords(CsvSplit.range(file, split.at(), Long.MAX_VALUE), split.line());
-    } catch (IOException e) {
-      throw cannotOpen(e);
-    }
-  }
-
-  /** The first record of {@code records}: the header. Closes {@code records} on a failure. */
-  private String[] header(CsvRecords records) {
     try {
       String[] header = records.next();
       if (header == null) {
         throw MeterStoreException.invalid("import file", file, "a header row of column names");
       }
-      return header;
+      return new Cursor(records, new ReadingMapper(table, header, now, name()));
     } catch (IOException e) {
       closeQuietly(records);
       throw new MeterStoreException(ErrorKind.STORAGE, "Cannot import " + file + ": " + e, e);
@@ -95,22 +45,6 @@ final class CsvSource implements ImportSource {
       closeQuietly(records);
       throw e;
     }
-  }
-
-  /** A pass over {@code records}, named by {@code header}. Closes {@code records} on a failure. */
-  private ImportCursor cursor(
-      CsvRecords records, String[] header, TableDefinition table, Instant now) {
-    try {
-      return new Cursor(records, new ReadingMapper(table, header, now, name()));
-    } catch (RuntimeException e) {
-      closeQuietly(records);
-      throw e;
-    }
-  }
-
-  private MeterStoreException cannotOpen(IOException e) {
-    return new MeterStoreException(
-        ErrorKind.STORAGE, "Cannot import " + file + ": cannot open it (" + e + ")", e);
   }
 
   private static void closeQuietly(CsvRecords records) {

@@ -101,16 +101,6 @@ final class FileSequence implements ImportSource {
     return new Cursor(table, now);
   }
 
-  /** Each file's check, one after the other: the first bad record of the first bad file fails. */
-  @Override
-  public ImportExtent check(TableDefinition table, Instant now) {
-    ImportExtent extent = ImportExtent.EMPTY;
-    for (ImportSource file : files) {
-      extent = extent.plus(file.check(table, now));
-    }
-    return extent;
-  }
-
   /** Opens each file when the one before it is read to its end. */
   private final class Cursor implements ImportCursor {
     private final TableDefinition table;

@@ -28,20 +28,6 @@ public interface ImportSource {
   ImportCursor open(TableDefinition table, Instant now);
 
   /**
-   * The checking pass: every record read, mapped and validated as {@link #open}'s cursor does it,
-   * and nothing kept but the readings' extent. A large CSV file is checked on two threads ({@code
-   * docs/import.md}); the default reads one cursor to its end.
-   *
-   * @throws MeterStoreException as the cursor's {@code next()}: for the first bad record in the
-   *     source's order
-   */
-  default ImportExtent check(TableDefinition table, Instant now) {
-    try (ImportCursor cursor = open(table, now)) {
-      return ImportExtent.of(cursor);
-    }
-  }
-
-  /**
    * A CSV file (RFC 4180: comma-separated, {@code "} quotes, a header row of column names, UTF-8).
    */
   static ImportSource csv(Path file) {

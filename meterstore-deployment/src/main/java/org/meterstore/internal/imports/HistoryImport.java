@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.meterstore.api.ErrorKind;
 import org.meterstore.api.MeterStoreException;
+import org.meterstore.api.reading.StoredReading;
 import org.meterstore.api.reading.WriteOutcome;
 import org.meterstore.api.table.ColumnSpec;
 import org.meterstore.api.table.ContentDigest;
@@ -22,7 +23,6 @@ import org.meterstore.hot.HotStore;
 import org.meterstore.hot.archive.ArchivalLease;
 import org.meterstore.hot.partition.PartitionInfo;
 import org.meterstore.imports.ImportCursor;
-import org.meterstore.imports.ImportExtent;
 import org.meterstore.imports.ImportOptions;
 import org.meterstore.imports.ImportResult;
 import org.meterstore.imports.ImportSource;
@@ -142,11 +142,12 @@ public final class HistoryImport {
 
   /** The first pass: validates every record and learns the range. */
   private Range scan() {
-    ImportExtent extent = source.check(table, now);
     Range range = new Range();
-    range.rows = extent.readings();
-    range.min = extent.firstFrom();
-    range.max = extent.lastFrom();
+    try (ImportCursor cursor = source.open(table, now)) {
+      for (StoredReading r = cursor.next(); r != null; r = cursor.next()) {
+        range.add(r.reading().from());
+      }
+    }
     if (range.rows > 0) {
       range.from = hot.partitions().windowStart(table, range.min);
       range.to = upper(range.max);
@@ -400,6 +401,12 @@ public final class HistoryImport {
     Instant max;
     Instant from;
     Instant to;
+
+    void add(Instant from) {
+      rows++;
+      min = min == null || from.isBefore(min) ? from : min;
+      max = max == null || from.isAfter(max) ? from : max;
+    }
   }
 
   /** Outcome counts across chunks. */
