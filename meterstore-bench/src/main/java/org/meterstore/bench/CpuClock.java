@@ -66,6 +66,11 @@ final class CpuClock {
       return new Usage(
           jvm - earlier.jvm, postgres - earlier.postgres, gc - earlier.gc, jit - earlier.jit);
     }
+
+    /** This and {@code other} together. */
+    Usage plus(Usage other) {
+      return new Usage(jvm + other.jvm, postgres + other.postgres, gc + other.gc, jit + other.jit);
+    }
   }
 
   /** The current reading. */

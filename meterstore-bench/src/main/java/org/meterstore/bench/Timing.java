@@ -68,6 +68,17 @@ final class Timing {
       return heapGrowthBytes / (1024.0 * 1024.0);
     }
 
+    /** This and a later {@code other} as one measurement: sums, the larger heap growth. */
+    Measured plus(Measured other) {
+      return new Measured(
+          count + other.count,
+          seconds + other.seconds,
+          Math.max(heapGrowthBytes, other.heapGrowthBytes),
+          cpu.plus(other.cpu),
+          loadBefore,
+          other.loadAfter);
+    }
+
     /** JVM CPU microseconds per counted item. */
     double jvmMicrosPerItem() {
       return cpu.jvm() * 1e6 / count;
