@@ -102,6 +102,27 @@ class ParquetFootersIT {
   }
 
   @Test
+  void aWindowOfWholeDaysPerMaloIsAllDictionaryAndCarriesNoFilter(TestDatabase db)
+      throws IOException {
+    ColdTable table = table(db, "window_dense");
+    // 40 MaLos' whole day, 96 rows each: a dictionary chunk, whose filter Parquet would drop, so
+    // none is built
+    List<Object[]> rows = ColdFixtures.rows(table.definition(), 40, DAY, NEXT, 15);
+    table.archive(new ArchiveRequest(DAY, NEXT, NOW, 1), rows);
+
+    List<DataFile> files = dataFiles(table.icebergTable());
+    assertThat(files).hasSize(1);
+    Footer f = Footer.read(files.get(0));
+    assertThat(f.anyBloomFilter()).isFalse();
+    for (String column : List.of("malo_id", "obis_code")) {
+      assertThat(f.chunks().get(column).getEncodingStats().hasNonDictionaryEncodedPages())
+          .as(column)
+          .isFalse();
+    }
+    assertThat(ColdFixtures.canonical(table.read())).isEqualTo(ColdFixtures.canonical(rows));
+  }
+
+  @Test
   void aStreamedWindowKeepsTheSmallestFilterThatHoldsItsMalos(TestDatabase db) throws IOException {
     ColdTable table = table(db, "window_streamed");
     // 6,000 rows: the first block is written while more rows follow, so the file's distinct count

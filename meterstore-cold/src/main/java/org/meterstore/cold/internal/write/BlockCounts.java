@@ -14,13 +14,17 @@ final class BlockCounts {
   private long rows;
   private long malos;
   private String lastMalo;
+  private int longestMalo;
   private final Set<Object> channels = new HashSet<>();
+  private int longestChannel;
 
   void reset() {
     rows = 0;
     malos = 0;
     lastMalo = null;
+    longestMalo = 0;
     channels.clear();
+    longestChannel = 0;
   }
 
   void count(String malo, Object channel) {
@@ -28,8 +32,11 @@ final class BlockCounts {
     if (!malo.equals(lastMalo)) {
       malos++;
       lastMalo = malo;
+      longestMalo = Math.max(longestMalo, malo.length());
     }
-    channels.add(channel);
+    if (channels.add(channel)) {
+      longestChannel = Math.max(longestChannel, String.valueOf(channel).length());
+    }
   }
 
   /**
@@ -45,7 +52,10 @@ final class BlockCounts {
         Map.of(
             StandardColumn.MALO_ID.columnName(), scaled(malos, fileRows),
             StandardColumn.OBIS_CODE.columnName(), scaled(channels.size(), fileRows)),
-        exact);
+        exact,
+        Map.of(
+            StandardColumn.MALO_ID.columnName(), longestMalo,
+            StandardColumn.OBIS_CODE.columnName(), longestChannel));
   }
 
   private long scaled(long distinct, long fileRows) {

@@ -27,11 +27,19 @@ import org.meterstore.cold.internal.layout.TableLayout;
  * it saw at the rate (or the largest, if the estimate fell short: then that file's false-positive
  * rate is higher; a filter never denies a value the file holds).
  *
+ * <p>A column whose chunk surely stays dictionary-encoded gets no filter at all ({@link
+ * #dictionaryOnly}): Parquet writes a chunk's filter only when one of its pages is in another
+ * encoding, so the filter of such a chunk was built, a hash per value into each candidate, and
+ * dropped when the file ended. That was a ninth of an import's CPU (a month of 1,000 locations: a
+ * few hundred distinct MaLos and a handful of channels per file, every chunk a dictionary).
+ *
  * @param rows the rows the file holds, or at most holds
  * @param distinct the distinct values per bloom column: the file's, or an upper estimate
  * @param exact whether {@code rows} and {@code distinct} are the file's
+ * @param longest the longest value per bloom column, in characters, among those counted
  */
-record BloomSizing(long rows, Map<String, Long> distinct, boolean exact) {
+record BloomSizing(
+    long rows, Map<String, Long> distinct, boolean exact, Map<String, Integer> longest) {
 
   /** Files of fewer rows carry no bloom filter. */
   static final long MIN_ROWS = 1_000;
@@ -39,8 +47,29 @@ record BloomSizing(long rows, Map<String, Long> distinct, boolean exact) {
   /** Candidate sizes of an adaptive filter: the estimate's, down to a sixteenth of it. */
   static final int CANDIDATES = 5;
 
+  /**
+   * Rows per distinct value from which a chunk's first page keeps its dictionary. Parquet judges
+   * the dictionary on a chunk's first page (about two locations' rows, {@code
+   * TableLayout.pageRows}) and falls back when the page's ids and dictionary are not smaller than
+   * its plain values; a file sorted by MaLo with this many rows per value passes that by far.
+   */
+  static final long ROWS_PER_VALUE = 16;
+
   BloomSizing {
     distinct = Map.copyOf(distinct);
+    longest = Map.copyOf(longest);
+  }
+
+  /**
+   * Whether a chunk of {@code rows} rows and {@code distinct} distinct values of at most {@code
+   * longestChars} characters surely stays dictionary-encoded: at least {@link #ROWS_PER_VALUE} rows
+   * per value, and a dictionary (four bytes of length and at most three of UTF-8 per character per
+   * value) of at most a quarter of the {@code dictionaryBytes} Parquet allows before it falls back
+   * (a quarter: {@code distinct} may be an estimate).
+   */
+  static boolean dictionaryOnly(long rows, long distinct, int longestChars, long dictionaryBytes) {
+    return rows >= ROWS_PER_VALUE * Math.max(1, distinct)
+        && 4 * distinct * (4 + 3L * longestChars) <= dictionaryBytes;
   }
 
   /**
@@ -56,7 +85,7 @@ record BloomSizing(long rows, Map<String, Long> distinct, boolean exact) {
       if (!Boolean.parseBoolean(props.get(enabled))) {
         continue;
       }
-      if (rows < MIN_ROWS) {
+      if (rows < MIN_ROWS || dictionaryOnly(props, column.getKey(), column.getValue())) {
         p.put(enabled, "false");
         continue;
       }
@@ -78,6 +107,20 @@ record BloomSizing(long rows, Map<String, Long> distinct, boolean exact) {
       p.put(TableProperties.PARQUET_BLOOM_FILTER_MAX_BYTES, Long.toString(largest));
     }
     return p;
+  }
+
+  private boolean dictionaryOnly(Map<String, String> props, String column, long ndv) {
+    String encoding =
+        props.get(TableProperties.PARQUET_DICT_ENCODING_ENABLED_COLUMN_PREFIX + column);
+    long dictionaryBytes =
+        Long.parseLong(
+            props.getOrDefault(
+                TableProperties.PARQUET_DICT_SIZE_BYTES,
+                Long.toString(TableProperties.PARQUET_DICT_SIZE_BYTES_DEFAULT)));
+    Integer chars = longest.get(column);
+    return !"false".equalsIgnoreCase(encoding)
+        && chars != null
+        && dictionaryOnly(rows, ndv, chars, dictionaryBytes);
   }
 
   /**
