@@ -43,9 +43,10 @@ import org.meterstore.testing.TestDatabase;
  * imported window — read with parquet-mr: bloom filters on {@code malo_id} sized to the distinct
  * values the file holds (exactly when the writer held the file's rows, within a factor of two of
  * that when it streamed them), none on files of fewer than 1,000 rows, every stored MaLo found in
- * its file's filter; and the encodings MeterStore chose (v2 pages; in files of fewer than 10,000
- * rows delta-encoded timestamps and values, in larger ones delta-encoded timestamps and the
- * dictionary first for values), read back.
+ * its file's filter, none for a chunk that stays a dictionary (whole days per MaLo); and the
+ * encodings MeterStore chose (v2 pages; in files of fewer than 10,000 rows delta-encoded timestamps
+ * and values, in larger ones delta-encoded timestamps and the dictionary first for values), read
+ * back.
  */
 @ExtendWith(PostgresExtension.class)
 class ParquetFootersIT {
