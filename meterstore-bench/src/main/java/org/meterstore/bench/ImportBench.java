@@ -109,6 +109,7 @@ final class ImportBench {
     ImportResult r = result.get();
     if (r.rows() != rows
         || r.stored() != rows
+        || imported.count() != rows * repeats
         || duck.count() != rows * repeats
         || check.count() != rows * repeats
         || first.count() != rows) {

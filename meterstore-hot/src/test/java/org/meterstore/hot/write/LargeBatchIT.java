@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -150,6 +151,34 @@ class LargeBatchIT {
               assertThat(e.getMessage()).contains("restates version " + VERSION);
             });
     assertThat(count(db)).isEqualTo(before);
+  }
+
+  @Test
+  void aLargeBatchTheServerRefusesMidCopyAddsNothingAndTheWriterGoesOn(TestDatabase db)
+      throws SQLException {
+    List<Reading> stored = batch(400, 1);
+    store.write(TABLE, stored, NOW);
+    long before = count(db);
+    // twelve meter-days (over 200 KB of COPY text, sent in pieces), then a span that overlaps a
+    // stored one of the same reading and version: only the server's constraint sees it, while the
+    // rows are being copied
+    List<Reading> batch = new ArrayList<>(batch(500, 12));
+    Instant from = stored.get(0).from().plus(Duration.ofMinutes(5));
+    batch.add(
+        stored.get(0).toBuilder()
+            .resolution(null)
+            .interval(from, from.plus(Duration.ofMinutes(15)))
+            .build());
+
+    assertThatThrownBy(() -> store.write(TABLE, batch, NOW))
+        .isInstanceOfSatisfying(
+            MeterStoreException.class,
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTEGRITY_VIOLATION))
+        .hasMessageContaining("overlaps a stored span");
+    assertThat(count(db)).isEqualTo(before);
+    // the connections left COPY mode: the same rows without the overlap are stored
+    assertThat(store.write(TABLE, batch.subList(0, batch.size() - 1), NOW).stored())
+        .isEqualTo(batch.size() - 1);
   }
 
   /** {@code days} meter-days of meters {@code first}…, texts with every character COPY escapes. */
